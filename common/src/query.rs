@@ -623,6 +623,10 @@ pub struct Query {
     /// with it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rank: Option<u32>,
+    /// Fields whose values each listed row leads with (`measure: rows`): the value asked
+    /// of an event ("kernel drops in the last stats event", "its trace id").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub show: Vec<Field>,
 }
 
 impl Query {

@@ -67,6 +67,8 @@ mod tests_formats_runtimes;
 #[cfg(test)]
 mod tests_formats_services;
 #[cfg(test)]
+mod tests_formats_web;
+#[cfg(test)]
 mod tests_formats_wrapped;
 #[cfg(test)]
 mod tests_learn;

@@ -322,8 +322,22 @@ impl<'f> Extractor<'f> {
                 }
             }
             Parser::Logfmt => {
-                let kv = logfmt_pairs(self.head(text), 0);
-                let ok = kv.as_ref().is_some_and(|v| v.len() >= 2);
+                let line = self.head(text);
+                // A format that names its keys reads past Rails' tagged-logging prefix
+                // (`[request-id] method=GET ...`).
+                let from = if self.fmt.require_keys.is_empty() {
+                    0
+                } else {
+                    super::inline_pairs::leading_tags(line)
+                };
+                let kv = logfmt_pairs(line, from);
+                let has = |k: &String, v: &[(u32, u32, u32, u32)]| {
+                    v.iter()
+                        .any(|&(a, b, _, _)| line.get(a as usize..b as usize) == Some(k.as_bytes()))
+                };
+                let ok = kv.as_ref().is_some_and(|v| {
+                    v.len() >= 2 && self.fmt.require_keys.iter().all(|k| has(k, v))
+                });
                 self.kv = kv;
                 ok
             }

@@ -267,6 +267,18 @@ pub fn record_pairs(text: &[u8]) -> Vec<(usize, usize, usize, usize)> {
     out
 }
 
+/// The length of a line's leading `[tag] ` prefixes.
+pub fn leading_tags(line: &[u8]) -> usize {
+    let mut at = 0;
+    while line.get(at) == Some(&b'[') {
+        match memchr::memchr(b']', &line[at..]) {
+            Some(end) if line.get(at + end + 1) == Some(&b' ') => at += end + 2,
+            _ => break,
+        }
+    }
+    at
+}
+
 /// `key=value` pairs from `from` on (values bare or double-quoted): key and value spans.
 /// `None` when a word is not a pair.
 pub fn logfmt_pairs(line: &[u8], from: usize) -> Option<Vec<(u32, u32, u32, u32)>> {
@@ -352,7 +364,35 @@ fn single_quoted(line: &[u8], at: usize) -> Option<usize> {
     let j = closing(line, at + 1, b'\'')?;
     let one_value =
         !line[at + 1..j].contains(&b'=') && line.get(j + 1).is_none_or(|b| b.is_ascii_whitespace());
-    one_value.then_some(j)
+    let ends_a_pair =
+        |q: usize| q + 1 == line.len() || (line[q + 1] == b' ' && next_pair(line, q + 2));
+    if one_value && ends_a_pair(j) {
+        return Some(j);
+    }
+    // A message quoted as is, with apostrophes and `=` inside (lograge's `error='Couldn't
+    // find Product with 'id'=9'`): it ends at the quote before the next `key=` or the end.
+    // A group that starts with a pair of its own (auditd's `msg='op=login res=failed'`)
+    // is pairs, not one value.
+    let body = &line[at + 1..];
+    let key_len = body
+        .iter()
+        .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')));
+    if key_len.is_some_and(|k| k > 0 && body[k] == b'=') {
+        return None;
+    }
+    (at + 1..line.len())
+        .find(|&q| line[q] == b'\'' && ends_a_pair(q))
+        .or(one_value.then_some(j))
+}
+
+/// Whether a `key=` starts at `from`.
+fn next_pair(line: &[u8], from: usize) -> bool {
+    let rest = line.get(from..).unwrap_or_default();
+    let k = rest
+        .iter()
+        .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')))
+        .unwrap_or(rest.len());
+    k > 0 && rest.get(k) == Some(&b'=')
 }
 
 #[cfg(test)]

@@ -634,8 +634,14 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
         note(g, &r);
         group.push(r);
     }
+    let mut asked = Vec::new();
+    for f in &q.show {
+        let r = t.resolve(f)?;
+        note(f, &r);
+        asked.push(r);
+    }
     let mut show: Vec<FieldRef> = Vec::new();
-    for r in field.iter().chain(group.iter()) {
+    for r in asked.iter().chain(field.iter()).chain(group.iter()) {
         if !show.iter().any(|s| s.id == r.id) {
             show.push(r.clone());
         }

@@ -53,6 +53,8 @@ const BUILTIN: &[(&str, &str)] = &[
         "journal_json.toml",
         include_str!("../../formats/journal_json.toml"),
     ),
+    ("lograge.toml", include_str!("../../formats/lograge.toml")),
+    ("monolog.toml", include_str!("../../formats/monolog.toml")),
     ("logfmt.toml", include_str!("../../formats/logfmt.toml")),
     (
         "syslog_rfc3164.toml",

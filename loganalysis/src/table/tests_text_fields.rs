@@ -212,3 +212,52 @@ fn a_unit_written_after_a_pairs_number_is_the_fields() {
         v => panic!("a max: {v:?}"),
     }
 }
+
+/// The latest event of a kind shows the nested value asked of it (`show`), as written in
+/// that event, whatever other events of other kinds hold.
+#[test]
+fn the_latest_event_of_a_kind_shows_the_value_asked_of_it() {
+    use llmops_common::query::{Filter, FilterOp, Order, Scalar};
+    let mut rng = Lcg(29);
+    let (mut text, mut last_drops) = (String::new(), 0u64);
+    for i in 0..600u64 {
+        let t = format!("2031-07-01T03:{:02}:{:02}.000000+0000", i / 60, i % 60);
+        if i % 50 == 7 {
+            last_drops += rng.next(400);
+            text += &format!(
+                "{{\"timestamp\":\"{t}\",\"event_type\":\"stats\",\"stats\":{{\"capture\":{{\"kernel_packets\":{},\"kernel_drops\":{last_drops}}}}}}}\n",
+                i * 1000
+            );
+        } else {
+            text += &format!(
+                "{{\"timestamp\":\"{t}\",\"event_type\":\"dns\",\"src_ip\":\"10.1.0.{}\",\"dns\":{{\"rrname\":\"a{i}.example\"}}}}\n",
+                rng.next(250)
+            );
+        }
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("eve.json"), &text).expect("write");
+    let q = Query {
+        measure: Measure::Rows,
+        field: Some(Field::new("time")),
+        order: Order::Desc,
+        limit: Some(1),
+        filters: vec![Filter::new(
+            Some(Field::new("event_type")),
+            FilterOp::Eq,
+            Scalar::Text("stats".into()),
+        )],
+        show: vec![Field::new("stats.capture.kernel_drops")],
+        ..Query::default()
+    };
+    let QueryValue::Rows { rows, total } = run(dir.path(), "eve.json", &q).value else {
+        panic!("rows");
+    };
+    assert_eq!(total, 12, "one stats event in 50 of 600");
+    let drops = rows[0]
+        .fields
+        .iter()
+        .find(|f| f.name == "stats.capture.kernel_drops")
+        .map(|f| f.value.clone());
+    assert_eq!(drops, Some(last_drops.to_string()));
+}

@@ -599,42 +599,6 @@ fn width_words(width: u64, lang: Lang) -> String {
     }
 }
 
-fn rows_lead(
-    r: &QueryResult,
-    what: &str,
-    rows: &[Row],
-    total: u64,
-    part: &str,
-    lang: Lang,
-) -> String {
-    // One event (the first, the last, the slowest) leads with its time; the line shows
-    // the rest.
-    let by_field = r.query.field.is_some();
-    match (rows.first(), by_field && rows.len() == 1) {
-        (None, _) => match lang {
-            Lang::Zh => format!("{what} —— 没有匹配的{}{part}。", lang.pick("事件", "")),
-            Lang::En => format!("{what}: nothing matched{part}."),
-        },
-        (Some(row), true) => {
-            let when = row.time.clone().unwrap_or_else(|| "?".into());
-            match lang {
-                Lang::Zh => format!(
-                    "{what} —— **{when}**（共 {total} 条匹配）{part}。\n{}",
-                    row_line(row, lang, true)
-                ),
-                Lang::En => format!(
-                    "{what}: **{when}** ({total} matching in all){part}.\n{}",
-                    row_line(row, lang, true)
-                ),
-            }
-        }
-        (Some(_), false) => match lang {
-            Lang::Zh => format!("{what} —— 共 **{total}** 条{part}："),
-            Lang::En => format!("{what}: **{total}**{part}:"),
-        },
-    }
-}
-
 fn fields_lead(r: &QueryResult, lang: Lang) -> String {
     let mut s = String::new();
     for src in &r.sources {
@@ -686,7 +650,10 @@ fn listing(r: &QueryResult, lang: Lang) -> Option<String> {
         QueryValue::Rows { rows, .. } if rows.len() > 1 || r.query.field.is_none() => rows
             .iter()
             .take(LIST_MAX)
-            .map(|row| format!("- {}", row_line(row, lang, false)))
+            .map(|row| match shown(r, row).join(", ") {
+                v if v.is_empty() => format!("- {}", row_line(row, lang, false)),
+                v => format!("- {v} · {}", row_line(row, lang, false)),
+            })
             .collect(),
         QueryValue::Timeline { rows, buckets, .. } => timeline_lines(r, rows, buckets, lang),
         _ => return None,
@@ -787,8 +754,10 @@ pub(crate) fn clock_minutes(time: &str) -> Option<u64> {
 }
 
 mod ranked;
+mod rows;
 mod share;
 pub(crate) use ranked::nth_bucket;
+use rows::{rows_lead, shown};
 use share::share_of;
 #[cfg(test)]
 mod unit_tests;

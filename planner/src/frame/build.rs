@@ -158,7 +158,9 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         q.measure = Measure::Timeline;
     }
     measure_over_window_and_buckets(p, cue, &mut q);
+    let before = q.field.clone();
     how_many_rows(lex, p, cue, &mut q);
+    super::path_template::ranked_paths(lex, p, &mut q);
     super::counted::of_a_named_field(lex, p, source, measure_cue(lex, p), &mut q);
     settle(lex, p, &mut q);
     system_field_asked(lex, p, &mut q);
@@ -197,6 +199,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         or_else = super::words::phrase_apart(&q);
     }
     cause_at_a_second(&mut q);
+    super::shown::asked_of_rows(lex, p, before, &mut q);
     roles_by_their_columns(p, &mut q);
     to_position(p.rank, &mut q);
     super::percentile::apply(p.percentile, &mut q);

@@ -405,7 +405,10 @@ fn place_filter(source: Source, lit: &Lit, bound: Option<String>) -> Option<Filt
         Lit::HostPath(path) | Lit::UrlPath(path) if source == Source::Mounts => {
             text(Some("mount"), FilterOp::Eq, path)
         }
-        Lit::UrlPath(path) if source == Source::Log => text(Some("path"), FilterOp::Contains, path),
+        Lit::UrlPath(path) if source == Source::Log => match super::path_template::regex(path) {
+            Some(pattern) => text(Some("path"), FilterOp::Regex, &pattern),
+            None => text(Some("path"), FilterOp::Contains, path),
+        },
         _ => None,
     }
 }
@@ -462,11 +465,20 @@ fn literal_filter(
         }
         // "orders-api" when an upload is `orders-api.jsonl`, "meter-ingest 的容器日志": the
         // log's name, not its text.
+        // Even after a field's word ("这个 IP 在 S3 日志里"): a part of an upload's name right
+        // before a word for a log names that log.
         Lit::Ident(t)
             if source == Source::Log
                 && bound.is_none()
                 && (p.names_an_upload(t)
                     || super::object_words::stands_before_a_log_word(lex, p, l)) =>
+        {
+            None
+        }
+        Lit::Ident(t) | Lit::Word(t)
+            if source == Source::Log
+                && p.names_an_upload(t)
+                && super::object_words::stands_before_a_log_word(lex, p, l) =>
         {
             None
         }

@@ -119,8 +119,13 @@ pub(super) fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mu
                     .trim_end()
                     .ends_with(|ch: char| ch.is_ascii_digit())
             };
+            // "by show", "按 show 分组": right after a grouping word, a name written as the
+            // log writes it is that field, whatever else the word means.
+            let grouped =
+                lower[start..end] == name && right_after_a_key_word(lower, hits, start, end);
             let the_lexicons = |h: &Hit| {
                 overlaps(h)
+                    && !grouped
                     && !h.strictly_within((start, end))
                     && !the_logs_own(lower, columns, c, (start, end), h)
                     && (!matches!(h.cue, Cue::Unit(_)) || after_a_number(h))
@@ -135,6 +140,7 @@ pub(super) fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mu
             });
         }
     }
+    found.extend(last_segment_over_role(lower, columns, hits));
     if found.is_empty() {
         return;
     }
@@ -177,22 +183,46 @@ fn grouped_by_last(
     if !unique || last.len() < 2 {
         return Vec::new();
     }
-    // Right after a grouping word, or after "top N".
-    let grouped_before = |start: usize| {
-        hits.iter().any(|g| {
-            let gap = text.get(g.end.min(start)..start).unwrap_or("x").trim();
-            g.end <= start
-                && match g.cue {
-                    Cue::Group => gap.is_empty(),
-                    Cue::Limit => !gap.is_empty() && gap.bytes().all(|b| b.is_ascii_digit()),
-                    _ => false,
-                }
-        })
-    };
     crate::lexicon::occurrences(text, last)
         .into_iter()
-        .filter(|&(start, _)| grouped_before(start))
+        .filter(|&(start, _)| right_after_grouping(text, hits, start))
         .collect()
+}
+
+/// Whether the name at `start..end` is what a key word ("by", "per", "按", "分组") puts
+/// right before it groups by: not a ranking's or a question's word ("the most", "which"),
+/// nor a name that counts ("by request count" ranks by a count of requests).
+fn right_after_a_key_word(lower: &str, hits: &[Hit], start: usize, end: usize) -> bool {
+    let g = &lexicon().grammar;
+    let key_word = |h: &Hit| {
+        let w = lower.get(h.start..h.end).unwrap_or("");
+        h.cue == Cue::Group
+            && h.end <= start
+            && lower
+                .get(h.end..start)
+                .is_some_and(|gap| gap.trim().is_empty())
+            && !g.rank.all().any(|r| r.eq_ignore_ascii_case(w))
+            && !g.asks.all().any(|r| r.eq_ignore_ascii_case(w))
+            && w != "top"
+    };
+    let after = lower.get(end..).unwrap_or("").trim_start();
+    let counts = ["count", "number", "数", "总数", "量"]
+        .iter()
+        .any(|c| after.starts_with(c));
+    hits.iter().any(key_word) && !counts
+}
+
+/// Whether `start` follows a grouping word ("by", "按", "which") or "top N" directly.
+fn right_after_grouping(text: &str, hits: &[Hit], start: usize) -> bool {
+    hits.iter().any(|g| {
+        let gap = text.get(g.end.min(start)..start).unwrap_or("x").trim();
+        g.end <= start
+            && match g.cue {
+                Cue::Group => gap.is_empty(),
+                Cue::Limit => !gap.is_empty() && gap.bytes().all(|b| b.is_ascii_digit()),
+                _ => false,
+            }
+    })
 }
 
 /// Where the text names column `c`: by its name, in the plural, by its last segment (a
@@ -225,14 +255,29 @@ fn column_named_at(text: &str, lower: &str, columns: &[Column], c: &Column) -> V
     if by_last {
         at.extend(crate::lexicon::occurrences(lower, &last));
     }
-    // `response_flags` said as "response flags", `fault.class` as "fault class(es)".
+    // A dotted tail of the path no other field ends with (`capture.kernel_drops` for
+    // `stats.capture.kernel_drops`).
+    let dots: Vec<usize> = name.match_indices('.').map(|(i, _)| i + 1).collect();
+    for &from in dots.iter().rev().skip(1) {
+        let tail = &name[from..];
+        let ends_so = |o: &Column| {
+            let o = o.name.to_ascii_lowercase();
+            o == tail || o.ends_with(&format!(".{tail}"))
+        };
+        if columns.iter().filter(|o| ends_so(o)).count() == 1 {
+            at.extend(crate::lexicon::occurrences(lower, tail));
+        }
+    }
+    // `response_flags` said as "response flags", `fault.class` as "fault class(es)",
+    // `turn_around_time` as "Turn-Around Time" (a hyphen read as a space: same offsets).
+    let unhyphened = lower.replace('-', " ");
     for spaced in [
         last.replace(['_', '-'], " "),
         name.replace(['_', '-', '.'], " "),
     ] {
         if spaced != last && spaced != name && spaced.len() >= 6 {
             for form in [spaced.clone(), format!("{spaced}s"), format!("{spaced}es")] {
-                at.extend(crate::lexicon::occurrences(lower, &form));
+                at.extend(crate::lexicon::occurrences(&unhyphened, &form));
             }
         }
     }
@@ -278,4 +323,35 @@ fn said_in_words(
         }
     }
     at
+}
+
+/// "severity 1" of Suricata's alerts: a lexicon word for a role the log answers with
+/// another column (`alert.metadata.signature_severity`) names the one nested key whose last
+/// segment it is (`alert.severity`) instead.
+fn last_segment_over_role(lower: &str, columns: &[Column], hits: &[Hit]) -> Vec<Hit> {
+    let mut out = Vec::new();
+    for h in hits {
+        let Cue::Field(k) = h.cue else { continue };
+        let word = &lower[h.start..h.end];
+        let Some(role_col) = super::value_words::column_for(columns, &lexicon().fields[k].field)
+        else {
+            continue;
+        };
+        let mut own = columns.iter().enumerate().filter(|(_, c)| {
+            c.name
+                .rsplit('.')
+                .next()
+                .is_some_and(|l| l.eq_ignore_ascii_case(word))
+        });
+        if let (Some((i, c)), None) = (own.next(), own.next()) {
+            if c.name != role_col.name && c.name.contains('.') {
+                out.push(Hit {
+                    start: h.start,
+                    end: h.end,
+                    cue: Cue::Column(i),
+                });
+            }
+        }
+    }
+    out
 }

@@ -93,7 +93,16 @@ fn several_after(after: &str) -> bool {
             && w.ends_with('s')
             && !(w.ends_with("ss") || w.ends_with("us") || w.ends_with("is"))
     };
-    matches!(first, "few" | "several" | "couple") || plural(first)
+    // "the last stats event": a plural-looking name before a singular noun for an event
+    // is that one event's kind.
+    let one_event = words.next().is_some_and(|w| {
+        let w = w.trim_end_matches("'s").trim_end_matches("’s");
+        matches!(
+            w,
+            "event" | "line" | "entry" | "record" | "request" | "message" | "one"
+        )
+    });
+    matches!(first, "few" | "several" | "couple") || (plural(first) && !one_event)
 }
 
 /// How many rows the question asks for ("top 3", "前 5 个"), if it says.

@@ -145,8 +145,15 @@ fn uploads_named_whole(lower: &str, ctx: &FrameCtx, n: &mut Named) {
 /// operator brought from there); a URL path ("/v2/search") is a literal; any other path on
 /// the host is not a condition, but is where a filesystem question asks about.
 fn paths_named(text: &str, ctx: &FrameCtx, n: &mut Named) {
+    // A log of requests makes "/feeds/radio.xml" a request's path, not a file on the host.
+    let requests_logged = ctx.uploads.iter().any(|u| {
+        u.columns
+            .iter()
+            .any(|c| c.roles.iter().any(|r| r == "path"))
+    });
     for p in typed_paths(text) {
         let log = p.starts_with('/') && crate::incident::is_log_name(&p);
+        let requested = requests_logged && !on_the_host(&p);
         let base = p.rsplit('/').next().unwrap_or("");
         let uploaded = ctx
             .uploads
@@ -157,7 +164,7 @@ fn paths_named(text: &str, ctx: &FrameCtx, n: &mut Named) {
         if log {
             n.file(uploaded.unwrap_or_else(|| p.clone()));
         }
-        if let (false, Some(i)) = (url_path(&p) && !log, text.find(&p)) {
+        if let (false, Some(i)) = ((url_path(&p) || requested) && !log, text.find(&p)) {
             n.spans.push((i, i + p.len()));
             if !log {
                 n.host.push(Spanned {
@@ -362,13 +369,18 @@ fn url_path(p: &str) -> bool {
     const WEB: [&str; 9] = [
         ".aspx", ".asp", ".php", ".jsp", ".do", ".action", ".cgi", ".asmx", ".ashx",
     ];
+    let last = p.rsplit('/').next().unwrap_or("");
+    let web = WEB.iter().any(|e| last.to_ascii_lowercase().ends_with(e));
+    p.starts_with('/') && !on_the_host(p) && (!last.contains('.') || web)
+}
+
+/// Whether an absolute path starts at one of the host's own top directories (`/etc`,
+/// `/var`, ...).
+fn on_the_host(p: &str) -> bool {
     const ROOTS: [&str; 16] = [
         "etc", "var", "srv", "opt", "home", "usr", "tmp", "proc", "sys", "root", "data", "run",
         "dev", "boot", "mnt", "lib",
     ];
-    let mut segs = p.trim_start_matches('/').split('/');
-    let first = segs.next().unwrap_or("");
-    let last = p.rsplit('/').next().unwrap_or("");
-    let web = WEB.iter().any(|e| last.to_ascii_lowercase().ends_with(e));
-    p.starts_with('/') && !ROOTS.contains(&first) && (!last.contains('.') || web)
+    let first = p.trim_start_matches('/').split('/').next().unwrap_or("");
+    !p.starts_with('/') || ROOTS.contains(&first)
 }

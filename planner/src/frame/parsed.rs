@@ -83,6 +83,7 @@ impl Parsed {
         lits.retain(|l| !cue_runs.contains(&(l.start, l.end)));
         super::value_words::value_before_its_field(lex, &lower, &columns, &mut hits, &mut lits);
         super::value_words::common_words_written_as_values(&text, &columns, &hits, &mut lits);
+        super::value_words::kinds_of_events(&lower, &columns, &mut hits, &mut lits);
         lits.sort_by_key(|l| l.start);
         super::buckets::sized_buckets(lex, &lower, &mut hits, &mut lits);
         no_cues_inside_text(&text, &lower, &mut hits, &mut lits);
@@ -117,7 +118,10 @@ fn no_cues_inside_text(text: &str, lower: &str, hits: &mut Vec<Hit>, lits: &mut 
                 && h.end <= l.end
         })
     });
-    let glosses = gloss_spans(text, lower, lits);
+    let mut glosses = gloss_spans(text, lower, lits);
+    // "REST.PUT.OBJECT (HTTP status 200)": a parenthesis stating a field's value is a
+    // condition of the question, not a gloss.
+    glosses.retain(|&span| !super::log_text::states_a_value(text, hits, span));
     let inside = |s: usize, e: usize| glosses.iter().any(|&(a, b)| a <= s && e <= b);
     hits.retain(|h| !inside(h.start, h.end));
     lits.retain(|l| !inside(l.start, l.end));
@@ -153,13 +157,29 @@ impl Parsed {
             "program", "unit", "host", "logger", "user", "service", "process", "victim", "pod",
         ];
         let coded = |c: &&Column| !c.roles.iter().any(|r| NAMES.contains(&r.as_str()));
+        // Of several columns with the value (Suricata's `event_type` and `app_proto` both
+        // say "http"), the one that names the kind of each event.
         let one = |same: &dyn Fn(&str) -> bool| {
-            let mut found = self.columns.iter().filter(coded).filter_map(|c| {
-                let v = c.values.iter().find(|v| same(v))?;
-                Some((c.name.as_str(), v.as_str()))
-            });
-            let first = found.next()?;
-            found.next().is_none().then_some(first)
+            let found: Vec<(&str, &str)> = self
+                .columns
+                .iter()
+                .filter(coded)
+                .filter_map(|c| {
+                    let v = c.values.iter().find(|v| same(v))?;
+                    Some((c.name.as_str(), v.as_str()))
+                })
+                .collect();
+            match found.as_slice() {
+                [one] => Some(*one),
+                [] => None,
+                many => {
+                    let mut kinds = many
+                        .iter()
+                        .filter(|(n, _)| super::value_words::names_event_kinds(n));
+                    let first = kinds.next()?;
+                    kinds.next().is_none().then_some(*first)
+                }
+            }
         };
         // As written, else another form of the same word ("upgraded" for the action
         // `upgrade`, "restarts" for `restart`): a word of letters, stems of four or more.
@@ -522,12 +542,14 @@ fn cue_hits(
     formats: &[String],
 ) -> Vec<Hit> {
     let mut hits = find(lex, lower);
-    // A format's own vocabulary ("退信" in a mail log) is no cue over another log.
+    // A format's own vocabulary ("退信" in a mail log) is no cue over another log. A
+    // possessive's `s` ("the event's") is no unit of seconds.
     hits.retain(|h| match h.cue {
         Cue::Filter(i) => {
             let only = &lex.filters[i].formats;
             only.is_empty() || formats.iter().any(|f| only.contains(f))
         }
+        Cue::Unit(_) => !lower[..h.start].ends_with(['\'', '’']),
         _ => true,
     });
     // Searched in the text as typed: a field like `user.id` looks like a file name. A part

@@ -111,7 +111,13 @@ pub fn literals(
     shell(text, &mut taken, &mut out);
     pairs(text, &mut taken, &mut out);
     quoted(text, &mut taken, &mut out);
-    unquoted_log_text(text, hits, &mut taken, &mut out);
+    let mut logged = Vec::new();
+    super::log_text::unquoted_log_text(text, hits, &mut taken, &mut logged);
+    out.extend(logged.into_iter().map(|(start, end, run)| Spanned {
+        start,
+        end,
+        lit: Lit::Quoted(run),
+    }));
     capitalised_runs(lex, text, hits, &mut taken, &mut out);
     clocks(text, &mut taken, &mut out);
     for (start, end, said) in super::hours::hours(text, &mut taken) {
@@ -255,92 +261,6 @@ fn quoted(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
                 lit: Lit::Quoted(text[m.start()..m.end()].to_string()),
             });
         }
-    }
-}
-
-/// A log's own English words copied into a Chinese question without quotes ("kubelet 报
-/// Error syncing pod 多少次", "connect() failed (111: Connection refused) 有多少条"): a run
-/// of English between Chinese characters that reads like a log line, not like a query
-/// (a capitalised run of three words or more, or one with a parenthesis), is that text, as
-/// if quoted. A run holding a query word (a measure, a grouping, a window) or a time of
-/// day is the question's own English.
-fn unquoted_log_text(
-    text: &str,
-    hits: &[Hit],
-    taken: &mut Vec<(usize, usize)>,
-    out: &mut Vec<Spanned>,
-) {
-    let cjk =
-        |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c) || "，。？！、：；（）“”《》".contains(c);
-    if text.chars().filter(|&c| cjk(c)).count() < 3 {
-        return;
-    }
-    let mut runs = Vec::new();
-    let mut start = None;
-    for (i, c) in text
-        .char_indices()
-        .chain(std::iter::once((text.len(), '。')))
-    {
-        match (cjk(c), start) {
-            (false, None) => start = Some(i),
-            (true, Some(s)) => {
-                runs.push((s, i));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    for (s, e) in runs {
-        let mut run = text[s..e].trim_matches(|c: char| c.is_whitespace() || ",.?!;".contains(c));
-        // A bracket whose partner stands beyond the run ("（raised unexpected 那种）") is
-        // the sentence's, not the quoted text's.
-        if run.starts_with('(') && !run.contains(')') {
-            run = run[1..].trim_start();
-        }
-        if run.ends_with(')') && !run.contains('(') {
-            run = run[..run.len() - 1].trim_end();
-        }
-        let s = s + text[s..e].find(run).unwrap_or(0);
-        let e = s + run.len();
-        let words: Vec<&str> = run.split_whitespace().collect();
-        let lettered = words
-            .iter()
-            .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()));
-        let n = lettered.count();
-        let capital = run.starts_with(|c: char| c.is_ascii_uppercase());
-        // A run wholly in parentheses glosses the Chinese before it: no quote.
-        let gloss = run.starts_with('(') && run.ends_with(')');
-        let looks_logged = !gloss && ((n >= 3 && capital) || (n >= 2 && run.contains('(')));
-        let query_word = hits.iter().any(|h| {
-            h.start < e
-                && s < h.end
-                && matches!(
-                    h.cue,
-                    Cue::Measure(_)
-                        | Cue::Group
-                        | Cue::Compare(_)
-                        | Cue::Bucket(_)
-                        | Cue::Limit
-                        | Cue::Last
-                        | Cue::Around
-                        | Cue::Summary
-                )
-        });
-        let clock = words.iter().any(|w| {
-            let (h, m) = w.split_once(':').unwrap_or(("", ""));
-            (1..=2).contains(&h.len())
-                && h.bytes().all(|b| b.is_ascii_digit())
-                && m.bytes().take(2).filter(u8::is_ascii_digit).count() == 2
-        });
-        if !looks_logged || query_word || clock || overlaps(taken, s, e) {
-            continue;
-        }
-        taken.push((s, e));
-        out.push(Spanned {
-            start: s,
-            end: e,
-            lit: Lit::Quoted(run.to_string()),
-        });
     }
 }
 

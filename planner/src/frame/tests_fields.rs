@@ -393,3 +393,98 @@ fn a_counted_column_of_numbers_is_summed_and_compared_by_its_name() {
     let r = log.answer("how many jobs in worker.log processed more than 400 rows");
     assert_eq!(super::tests_counts::number(&r), big);
 }
+
+/// A log whose fields are words of the question's own grammar (`show`, `list`, `count`).
+#[test]
+fn a_field_named_like_a_grammar_word_after_a_grouping_word() {
+    let mut ups = uploads(&["feeds.log"]);
+    ups[0].columns = vec![
+        column("show", false, &[], &[]),
+        column("list", false, &[], &[]),
+        column("render_ms", true, &[], &[]),
+    ];
+    for (q, key) in [
+        ("mean render_ms by show in feeds.log", "show"),
+        ("feeds.log 里按 show 分组的 render_ms 平均值", "show"),
+        ("max render_ms per list in feeds.log", "list"),
+    ] {
+        let f = super::tests::query_over(&ups, q);
+        assert_eq!(f["group_by"], json!([key]), "{q}: {f}");
+        assert_eq!(f["field"], json!("render_ms"), "{q}: {f}");
+    }
+    // Elsewhere the word keeps its reading: no grouping.
+    let f = super::tests::query_over(&ups, "show me the max render_ms in feeds.log");
+    assert!(f.get("group_by").is_none(), "{f}");
+}
+
+/// Field names said in words the way a vendor's documentation writes them, and a
+/// parenthesis stating a field's value beside a log's own marker in a Chinese question.
+#[test]
+fn fields_said_as_documented_and_a_stated_value_in_parentheses() {
+    let mut ups = uploads(&["bucket.log"]);
+    ups[0].columns = vec![
+        column("operation", false, &["action"], &[]),
+        column("http_status", false, &["status"], &[]),
+        column("total_time", true, &["duration"], &[]),
+        column("turn_around_time", true, &[], &[]),
+    ];
+    let f = super::tests::query_over(
+        &ups,
+        "p90 of Turn-Around Time for REST.HEAD.OBJECT in bucket.log",
+    );
+    assert_eq!(f["field"], json!("turn_around_time"), "{f}");
+    let f = super::tests::query_over(
+        &ups,
+        "bucket.log 里 REST.COPY.OBJECT（HTTP status 206），Total Time 的最大值",
+    );
+    assert_eq!(f["field"], json!("total_time"), "{f}");
+    let filters = f["filters"].to_string();
+    assert!(
+        filters.contains("206"),
+        "the stated status is a condition: {f}"
+    );
+    assert!(
+        filters.contains("\"REST.COPY.OBJECT\""),
+        "the marker alone is the text looked for: {f}"
+    );
+}
+
+/// A sensor's JSON events of several kinds: the kind named before a word for events, a
+/// nested key by its dotted tail or its last word, and a value asked of the latest event.
+#[test]
+fn kinds_of_events_nested_keys_and_a_value_of_the_latest_event() {
+    let mut ups = uploads(&["sensor.json"]);
+    ups[0].columns = vec![
+        column("timestamp", false, &["time"], &[]),
+        column("event_type", false, &[], &["flow", "tls", "alert"]),
+        column("app_proto", false, &[], &["tls", "smtp"]),
+        column("src_ip", false, &["client"], &[]),
+        column("flow.pkts_toserver", true, &[], &[]),
+        column("alert.severity", true, &[], &[]),
+        column("alert.meta.rule_severity", false, &["level"], &["Major"]),
+    ];
+    let q = |text: &str| super::tests::query_over(&ups, text);
+    for text in [
+        "distinct src_ip over the tls events in sensor.json",
+        "sensor.json 里 tls 事件有多少个不同的 src_ip",
+    ] {
+        let f = q(text);
+        let filters = f["filters"].to_string();
+        assert!(
+            filters.contains("event_type") && filters.contains("tls"),
+            "{text}: {f}"
+        );
+    }
+    let f = q("how many alerts with severity 2 in sensor.json");
+    assert!(f["filters"].to_string().contains("alert.severity"), "{f}");
+    for text in [
+        "pkts_toserver of the latest flow event in sensor.json",
+        "the last flow event's flow.pkts_toserver in sensor.json",
+        "sensor.json 最后一条 flow 事件的 pkts_toserver 是多少",
+    ] {
+        let f = q(text);
+        assert_eq!(f["measure"], json!("rows"), "{text}: {f}");
+        assert_eq!(f["limit"], json!(1), "one event, no window: {text}: {f}");
+        assert_eq!(f["show"], json!(["flow.pkts_toserver"]), "{text}: {f}");
+    }
+}

@@ -114,3 +114,66 @@ pub(super) fn common_words_written_as_values(
         .collect();
     lits.extend(found);
 }
+
+/// Whether a column names the kind of each event (`event_type`, `eventType`, `kind`).
+pub(super) fn names_event_kinds(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let last = lower.rsplit(['.', '_']).next().unwrap_or(&lower);
+    last == "kind" || last.ends_with("type")
+}
+
+/// "dns events", "tls 事件", "the stats records": a word before a word for events that is
+/// a value of the column naming each event's kind (Suricata's `event_type`) is that value,
+/// whatever else the word may name (a log's role, a protocol).
+pub(super) fn kinds_of_events(
+    lower: &str,
+    columns: &[Column],
+    hits: &mut Vec<Hit>,
+    lits: &mut Vec<Spanned>,
+) {
+    const EVENTS: [&str; 7] = [
+        "events", "event", "records", "record", "entries", "事件", "记录",
+    ];
+    // An error's or an exception's type (`err.type`) is no kind of event.
+    let kinds: Vec<&Column> = columns
+        .iter()
+        .filter(|c| !c.numeric && c.roles.is_empty() && names_event_kinds(&c.name))
+        .collect();
+    if kinds.is_empty() {
+        return;
+    }
+    let mut found: Vec<(usize, usize, String, String)> = Vec::new();
+    for (start, word) in lower
+        .match_indices(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        .fold(Vec::<(usize, String)>::new(), |mut acc, (i, ch)| {
+            match acc.last_mut() {
+                Some((s, w)) if *s + w.len() == i => w.push_str(ch),
+                _ => acc.push((i, ch.to_string())),
+            }
+            acc
+        })
+    {
+        let end = start + word.len();
+        let rest = lower[end..].trim_start();
+        if !EVENTS.iter().any(|e| rest.starts_with(e)) {
+            continue;
+        }
+        let mut of = kinds.iter().filter_map(|c| {
+            let v = c.values.iter().find(|v| v.eq_ignore_ascii_case(&word))?;
+            Some((c.name.clone(), v.clone()))
+        });
+        if let (Some((field, value)), None) = (of.next(), of.next()) {
+            found.push((start, end, field, value));
+        }
+    }
+    for (start, end, field, value) in found {
+        hits.retain(|h| h.end <= start || h.start >= end);
+        lits.retain(|l| l.end <= start || l.start >= end);
+        lits.push(Spanned {
+            start,
+            end,
+            lit: Lit::Pair { field, value },
+        });
+    }
+    lits.sort_by_key(|l| l.start);
+}

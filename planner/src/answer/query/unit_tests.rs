@@ -176,6 +176,62 @@ fn one_event_by_a_field_shows_its_time_and_line() {
     );
 }
 
+/// "the kernel drops in the last stats event": the one event leads with the value asked
+/// of it, by the field the engine used for the name asked.
+#[test]
+fn one_event_leads_with_the_value_asked_of_it() {
+    use llmops_common::query::{Field, FieldValue, Query, QueryValue, Resolved, Row};
+    let row = Row {
+        file: Some("eve.json".into()),
+        line: 5488,
+        time: Some("2031-07-01T04:10:00".into()),
+        text: "{\"event_type\":\"stats\",...}".into(),
+        lines: 1,
+        fields: vec![FieldValue {
+            name: "stats.capture.kernel_drops".into(),
+            value: "8120".into(),
+        }],
+        repeats: None,
+    };
+    let r = QueryResult {
+        query: Query {
+            field: Some(Field::new("time")),
+            limit: Some(1),
+            measure: llmops_common::query::Measure::Rows,
+            show: vec![Field::new("capture.kernel_drops")],
+            ..Query::default()
+        },
+        described_zh: "最新的 stats 事件".into(),
+        described_en: "the latest stats event".into(),
+        sources: vec![],
+        resolved: vec![Resolved {
+            asked: Field::new("capture.kernel_drops"),
+            used: "stats.capture.kernel_drops".into(),
+            unit: Unit::None,
+        }],
+        matched: 12,
+        matched_per_file: vec![],
+        value: QueryValue::Rows {
+            rows: vec![row],
+            total: 12,
+        },
+        pipeline: None,
+        notes: vec![],
+        share_base: None,
+    };
+    let en = lead(&r, Lang::En);
+    assert!(
+        en.starts_with("the latest stats event: stats.capture.kernel_drops = **8120**"),
+        "{en}"
+    );
+    assert!(
+        en.contains("2031-07-01T04:10:00") && en.contains("12 matching"),
+        "{en}"
+    );
+    let zh = lead(&r, Lang::Zh);
+    assert!(zh.contains("stats.capture.kernel_drops = **8120**"), "{zh}");
+}
+
 /// Sizes are also shown as `df -h` prints them: 45216645120 B is 42.1 GiB, and `df -h`
 /// rounds it up to 43G.
 #[test]

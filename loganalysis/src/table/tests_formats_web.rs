@@ -1,0 +1,135 @@
+//! Web frameworks' own request and application logs, planted event by event: Rails'
+//! lograge lines behind tagged-logging prefixes, with quoted errors, in milliseconds;
+//! Monolog's (Laravel's) `channel.LEVEL` lines with stack traces; zerolog's `dur` in ms.
+
+use std::collections::BTreeMap;
+
+use llmops_common::query::{Field, Filter, FilterOp, Measure, Scalar};
+
+use super::tests_formats::{count, eq, format_of, groups, nearest_rank, stat, Lcg};
+
+#[test]
+fn lograge_requests_are_read_in_milliseconds_past_their_tags_and_quoted_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "production.log";
+    let mut rng = Lcg(41);
+    let mut text =
+        String::from("=> Booting Puma\n=> Rails 7.1.3 application starting in production\n");
+    let (mut durations, mut by_controller, mut errors) = (Vec::new(), BTreeMap::new(), 0u64);
+    for i in 0..400u64 {
+        let controller = [
+            "OrdersController",
+            "CartsController",
+            "Api::V1::ItemsController",
+        ][rng.next(3) as usize];
+        let ms = (200 + rng.next(90_000)) as f64 / 100.0;
+        let db = (rng.next(5_000)) as f64 / 100.0;
+        durations.push(ms);
+        *by_controller.entry(controller.to_string()).or_insert(0u64) += 1;
+        let error = if i % 37 == 5 {
+            errors += 1;
+            " error='ActiveRecord::RecordNotFound: Couldn't find Order with 'id'=9'".to_string()
+        } else {
+            String::new()
+        };
+        let status = if error.is_empty() { 200 } else { 500 };
+        text += &format!(
+            "[req-{i:04x}] method=GET path=/orders/{i} format=html controller={controller} action=show status={status}{error} allocations={} duration={ms:.2} view=1.25 db={db:.2} remote_ip=10.0.{}.{}\n",
+            rng.next(90_000),
+            rng.next(4),
+            rng.next(250)
+        );
+        if i % 100 == 3 {
+            text += "Started GET \"/up\" for 127.0.0.1 at 2031-06-03 02:00:00 +0000\n";
+        }
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "lograge");
+    assert_eq!(
+        stat(d, name, Measure::Max, "duration"),
+        durations.iter().cloned().fold(0.0, f64::max)
+    );
+    assert_eq!(
+        stat(d, name, Measure::P95, "duration"),
+        nearest_rank(&durations, 95.0)
+    );
+    let status = |v: f64| Filter::new(Some(Field::new("status")), FilterOp::Eq, Scalar::Number(v));
+    assert_eq!(count(d, name, vec![status(500.0)]), errors);
+    assert_eq!(groups(d, name, Vec::new(), "controller"), by_controller);
+}
+
+#[test]
+fn monolog_levels_channels_and_stack_traces() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "laravel.log";
+    let levels = ["INFO", "INFO", "DEBUG", "WARNING", "ERROR", "CRITICAL"];
+    let mut rng = Lcg(43);
+    let mut text = String::new();
+    let (mut by_level, mut traced) = (BTreeMap::new(), 0u64);
+    for i in 0..300u32 {
+        let level = levels[rng.next(6) as usize];
+        *by_level.entry(level.to_string()).or_insert(0u64) += 1;
+        let clock = format!("2031-06-03 02:{:02}:{:02}", i / 60 % 60, i % 60);
+        if level == "ERROR" && i % 2 == 0 {
+            traced += 1;
+            text += &format!(
+                "[{clock}] production.ERROR: SQLSTATE[40001]: Deadlock found {{\"exception\":\"[object] (Illuminate\\\\Database\\\\QueryException(code: 40001): Deadlock at /app/Connection.php:760)\n[stacktrace]\n#0 /app/Connection.php(720): Illuminate\\\\Database\\\\Connection->runQueryCallback()\n#1 {{main}}\n\"}}\n"
+            );
+        } else {
+            text +=
+                &format!("[{clock}] production.{level}: Order {i} handled {{\"order\":{i}}} []\n");
+        }
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "monolog");
+    for (level, n) in &by_level {
+        let want = match level.as_str() {
+            "WARNING" => "WARN",
+            l => l,
+        };
+        assert_eq!(count(d, name, vec![eq("level", want)]), *n, "{level}");
+    }
+    let exception = groups(d, name, Vec::new(), "exception");
+    assert_eq!(
+        exception.get("Illuminate\\\\Database\\\\QueryException"),
+        Some(&traced),
+        "{exception:?}"
+    );
+}
+
+#[test]
+fn zerolog_dur_is_milliseconds() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "ledger.log";
+    let mut rng = Lcg(47);
+    let (mut text, mut durs) = (String::new(), Vec::new());
+    for i in 0..300u32 {
+        let dur = (1 + rng.next(120_000)) as f64 / 1000.0;
+        durs.push(dur);
+        text += &format!(
+            "{{\"level\":\"info\",\"method\":\"GET\",\"url\":\"/v1/a/{i}\",\"status\":200,\"dur\":{dur},\"time\":\"2031-06-03T02:{:02}:{:02}Z\",\"message\":\"request\"}}\n",
+            i / 60,
+            i % 60
+        );
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    let max = durs.iter().cloned().fold(0.0, f64::max);
+    // `stat` reads in the field's own unit: milliseconds, as zerolog writes them.
+    assert_eq!(stat(d, name, Measure::Max, "dur"), max);
+    let r = super::tests_formats::run(
+        d,
+        name,
+        &llmops_common::query::Query {
+            measure: Measure::Max,
+            field: Some(Field::new("dur")),
+            ..Default::default()
+        },
+    );
+    let llmops_common::query::QueryValue::Stat { unit, .. } = r.value else {
+        panic!("a stat");
+    };
+    assert_eq!(unit, llmops_common::query::Unit::Ms);
+}

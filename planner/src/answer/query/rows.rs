@@ -1,0 +1,77 @@
+//! Rows listed as the answer: one event (the first, the last, the slowest) leads with its
+//! time or with the values the question asked of it; several are counted.
+
+use llmops_common::query::{QueryResult, Row};
+
+use super::row_line;
+use crate::text::Lang;
+
+pub(super) fn rows_lead(
+    r: &QueryResult,
+    what: &str,
+    rows: &[Row],
+    total: u64,
+    part: &str,
+    lang: Lang,
+) -> String {
+    // One event (the first, the last, the slowest) leads with its time; the line shows
+    // the rest.
+    let by_field = r.query.field.is_some();
+    match (rows.first(), by_field && rows.len() == 1) {
+        (None, _) => match lang {
+            Lang::Zh => format!("{what} —— 没有匹配的{}{part}。", lang.pick("事件", "")),
+            Lang::En => format!("{what}: nothing matched{part}."),
+        },
+        (Some(row), true) if !shown(r, row).is_empty() => {
+            let when = row.time.clone().unwrap_or_else(|| "?".into());
+            let values = shown(r, row).join(", ");
+            match lang {
+                Lang::Zh => format!(
+                    "{what} —— {values}（该事件时间 {when}，共 {total} 条匹配）{part}。\n{}",
+                    row_line(row, lang, true)
+                ),
+                Lang::En => format!(
+                    "{what}: {values} (the event at {when}; {total} matching in all){part}.\n{}",
+                    row_line(row, lang, true)
+                ),
+            }
+        }
+        (Some(row), true) => {
+            let when = row.time.clone().unwrap_or_else(|| "?".into());
+            match lang {
+                Lang::Zh => format!(
+                    "{what} —— **{when}**（共 {total} 条匹配）{part}。\n{}",
+                    row_line(row, lang, true)
+                ),
+                Lang::En => format!(
+                    "{what}: **{when}** ({total} matching in all){part}.\n{}",
+                    row_line(row, lang, true)
+                ),
+            }
+        }
+        (Some(_), false) => match lang {
+            Lang::Zh => format!("{what} —— 共 **{total}** 条{part}："),
+            Lang::En => format!("{what}: **{total}**{part}:"),
+        },
+    }
+}
+
+/// The values of the fields the query asks each row to show (`show`), as `name = **v**`;
+/// a field the event lacks says so.
+pub(super) fn shown(r: &QueryResult, row: &Row) -> Vec<String> {
+    r.query
+        .show
+        .iter()
+        .map(|f| {
+            let used = r
+                .resolved
+                .iter()
+                .find(|x| x.asked == *f)
+                .map_or(f.as_str(), |x| x.used.as_str());
+            match row.fields.iter().find(|v| v.name == used) {
+                Some(v) => format!("{used} = **{}**", v.value),
+                None => format!("{used} = –"),
+            }
+        })
+        .collect()
+}
