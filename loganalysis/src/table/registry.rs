@@ -55,6 +55,8 @@ const BUILTIN: &[(&str, &str)] = &[
     ),
     ("lograge.toml", include_str!("../../formats/lograge.toml")),
     ("monolog.toml", include_str!("../../formats/monolog.toml")),
+    ("uvicorn.toml", include_str!("../../formats/uvicorn.toml")),
+    ("postfix.toml", include_str!("../../formats/postfix.toml")),
     ("logfmt.toml", include_str!("../../formats/logfmt.toml")),
     (
         "syslog_rfc3164.toml",

@@ -1,6 +1,7 @@
-//! Web frameworks' own request and application logs, planted event by event: Rails'
-//! lograge lines behind tagged-logging prefixes, with quoted errors, in milliseconds;
-//! Monolog's (Laravel's) `channel.LEVEL` lines with stack traces; zerolog's `dur` in ms.
+//! Widely used servers' own logs, planted event by event: Rails' lograge lines behind
+//! tagged-logging prefixes, with quoted errors, in milliseconds; Monolog's (Laravel's)
+//! `channel.LEVEL` lines with stack traces; zerolog's `dur` in ms; uvicorn's access lines
+//! and tracebacks; Postfix deliveries in a syslog mail log.
 
 use std::collections::BTreeMap;
 
@@ -132,4 +133,85 @@ fn zerolog_dur_is_milliseconds() {
         panic!("a stat");
     };
     assert_eq!(unit, llmops_common::query::Unit::Ms);
+}
+
+#[test]
+fn uvicorn_access_lines_levels_and_tracebacks() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "api.log";
+    let mut rng = Lcg(53);
+    let mut text = String::from(
+        "INFO:     Started server process [1]\nINFO:     Waiting for application startup.\n",
+    );
+    let (mut by_status, mut clients, mut errors, mut warnings) = (
+        BTreeMap::new(),
+        std::collections::BTreeSet::new(),
+        0u64,
+        0u64,
+    );
+    for i in 0..400u32 {
+        match rng.next(10) {
+            0 => {
+                errors += 1;
+                text += "ERROR:    Exception in ASGI application\nTraceback (most recent call last):\n  File \"/app/routes.py\", line 57, in build\n    ratio = a / b\nZeroDivisionError: division by zero\n";
+            }
+            1 => {
+                warnings += 1;
+                text += &format!("WARNING:app.db:slow query ({i} ms): SELECT 1\n");
+            }
+            _ => {
+                let status = [200u32, 200, 201, 404, 500][rng.next(5) as usize];
+                let client = format!("172.18.{}.{}", rng.next(3), rng.next(20));
+                clients.insert(client.clone());
+                *by_status.entry(status.to_string()).or_insert(0u64) += 1;
+                text += &format!(
+                    "INFO:     {client}:{} - \"GET /items/{i} HTTP/1.1\" {status} OK\n",
+                    40000 + rng.next(20000)
+                );
+            }
+        }
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "uvicorn");
+    assert_eq!(groups(d, name, Vec::new(), "status"), by_status);
+    assert_eq!(count(d, name, vec![eq("level", "ERROR")]), errors);
+    assert_eq!(count(d, name, vec![eq("level", "WARN")]), warnings);
+    assert_eq!(
+        super::tests_formats::distinct(d, name, "client"),
+        clients.len() as u64
+    );
+}
+
+#[test]
+fn postfix_deliveries_in_a_syslog_mail_log() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "mail.log";
+    let mut rng = Lcg(59);
+    let mut text = String::new();
+    let (mut by_status, mut delays) = (BTreeMap::new(), Vec::new());
+    for i in 0..300u64 {
+        let q = format!("4{:011X}", 0x9A3_0000 + i * 7919);
+        let (m, s) = (i / 60 % 60, i % 60);
+        text += &format!("Jun  3 02:{m:02}:{s:02} mx1 postfix/qmgr[1110]: {q}: from=<app@shop.example>, size={}, nrcpt=1 (queue active)\n", 900 + rng.next(9000));
+        let status = ["sent", "sent", "sent", "deferred", "bounced"][rng.next(5) as usize];
+        let delay = (1 + rng.next(40_000)) as f64 / 1000.0;
+        delays.push(delay);
+        *by_status.entry(status.to_string()).or_insert(0u64) += 1;
+        text += &format!("Jun  3 02:{m:02}:{s:02} mx1 postfix/smtp[40218]: {q}: to=<u{i}@mail.example>, relay=mx.mail.example[192.0.2.7]:25, delay={delay}, delays=0.01/0/0.2/0.1, dsn=2.0.0, status={status} (250 Ok)\n");
+        if i % 50 == 0 {
+            text += &format!(
+                "Jun  3 02:{m:02}:{s:02} mx1 CRON[2211]: (root) CMD (run-parts /etc/cron.hourly)\n"
+            );
+        }
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "postfix");
+    assert_eq!(groups(d, name, Vec::new(), "status"), by_status);
+    assert_eq!(
+        stat(d, name, Measure::Max, "delay"),
+        delays.iter().cloned().fold(0.0, f64::max)
+    );
+    assert_eq!(super::tests_formats::distinct(d, name, "queue_id"), 300);
 }
