@@ -57,6 +57,10 @@ const BUILTIN: &[(&str, &str)] = &[
     ("monolog.toml", include_str!("../../formats/monolog.toml")),
     ("uvicorn.toml", include_str!("../../formats/uvicorn.toml")),
     ("postfix.toml", include_str!("../../formats/postfix.toml")),
+    (
+        "haproxy_tcp.toml",
+        include_str!("../../formats/haproxy_tcp.toml"),
+    ),
     ("logfmt.toml", include_str!("../../formats/logfmt.toml")),
     (
         "syslog_rfc3164.toml",

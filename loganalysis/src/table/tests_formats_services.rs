@@ -1,5 +1,5 @@
 //! Service logs with layouts of their own (Airflow tasks, PHP-FPM's master, the Jenkins
-//! controller) planted event by event: the format is detected and levels, fields and
+//! controller, HAProxy's TCP sessions) planted event by event: the format is detected and levels, fields and
 //! figures match the planted ones.
 
 use std::collections::BTreeMap;
@@ -165,4 +165,42 @@ fn jenkins_records_with_their_traces() {
         300,
         "the war's notes are no events"
     );
+}
+
+#[test]
+fn haproxy_tcp_sessions_and_their_termination_states() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "haproxy.log";
+    let mut rng = Lcg(61);
+    let mut text = String::from("Jun  3 02:00:00 lb02 haproxy[4172]: Proxy fe_pg started.\n");
+    let (mut sessions, mut abnormal, mut longest, mut by_server) =
+        (0u64, 0u64, 0u64, BTreeMap::new());
+    for i in 0..400u64 {
+        let server = if i % 41 == 0 {
+            "<NOSRV>"
+        } else {
+            ["pg1", "pg2"][rng.next(2) as usize]
+        };
+        let state = if server == "<NOSRV>" {
+            "SC"
+        } else {
+            ["--", "--", "--", "cD", "sD"][rng.next(5) as usize]
+        };
+        let tt = 5 + rng.next(3_600_000);
+        sessions += 1;
+        abnormal += u64::from(state != "--");
+        longest = longest.max(tt);
+        *by_server.entry(server.to_string()).or_insert(0u64) += 1;
+        text += &format!(
+            "Jun  3 02:{:02}:{:02} lb02 haproxy[4172]: 10.0.5.{}:{} [03/Jun/2031:01:{:02}:{:02}.{:03}] fe_pg be_pg/{server} 0/{}/{tt} {} {state} 44/40/33/11/0 0/0\n",
+            i / 60 % 60, i % 60, rng.next(250), 1024 + rng.next(60000), i / 60 % 60, i % 60, rng.next(1000), rng.next(5), rng.next(2_000_000)
+        );
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "haproxy_tcp");
+    assert_eq!(count(d, name, vec![tag("failure")]), abnormal);
+    assert_eq!(stat(d, name, Measure::Max, "tt"), longest as f64);
+    assert_eq!(groups(d, name, Vec::new(), "server"), by_server);
+    assert_eq!(by_server.values().sum::<u64>(), sessions);
 }
