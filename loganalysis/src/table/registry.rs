@@ -57,6 +57,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("monolog.toml", include_str!("../../formats/monolog.toml")),
     ("uvicorn.toml", include_str!("../../formats/uvicorn.toml")),
     ("postfix.toml", include_str!("../../formats/postfix.toml")),
+    ("jvm_gc.toml", include_str!("../../formats/jvm_gc.toml")),
     (
         "haproxy_tcp.toml",
         include_str!("../../formats/haproxy_tcp.toml"),

@@ -1,5 +1,5 @@
 //! The default loggers of language runtimes (.NET's console and Serilog's CLEF,
-//! java.util.logging), planted event by event: levels, exceptions, times and the figures in
+//! java.util.logging, the JVM's GC log), planted event by event: levels, exceptions, times and the figures in
 //! messages match the planted ones, each event read with its following lines.
 
 use std::collections::BTreeMap;
@@ -271,4 +271,60 @@ fn keys_with_dots_in_them_are_read_whole() {
             "{depot} {n} in\n{out}"
         );
     }
+}
+
+/// A pause's summary line gives its length; the phases listed under it, in the same units,
+/// are no pauses of their own.
+#[test]
+fn jvm_gc_pauses_are_read_from_their_summary_lines() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "gc.log";
+    let mut rng = Lcg(67);
+    let mut text = String::from(
+        "[2031-06-03T02:00:00.004+0000][info][gc,init] Version: 17.0.11+9 (release)\n",
+    );
+    let (mut pauses, mut warnings) = (Vec::new(), 0u64);
+    for id in 0..200u32 {
+        let t = format!(
+            "2031-06-03T02:{:02}:{:02}.{:03}+0000",
+            id / 60 % 60,
+            id % 60,
+            rng.next(1000)
+        );
+        let ms = (100 + rng.next(480_000)) as f64 / 1000.0;
+        pauses.push(ms);
+        let kind = if id % 97 == 3 {
+            "Full (G1 Compaction Pause)"
+        } else if id % 50 == 7 {
+            "Remark"
+        } else {
+            "Young (Normal) (G1 Evacuation Pause)"
+        };
+        text += &format!("[{t}][info][gc,start    ] GC({id}) Pause {kind}\n");
+        text += &format!(
+            "[{t}][info][gc,phases   ] GC({id})   Evacuate Collection Set: {:.1}ms\n",
+            ms / 2.0
+        );
+        text += &format!(
+            "[{t}][info][gc          ] GC({id}) Pause {kind} 200M->80M(1024M) {ms:.3}ms\n"
+        );
+        if id % 40 == 9 {
+            warnings += 1;
+            text += &format!("[{t}][warning][gc,alloc    ] GC({id}) To-space exhausted\n");
+        }
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "jvm_gc");
+    let max = pauses.iter().cloned().fold(0.0, f64::max);
+    assert_eq!(
+        stat(d, name, Measure::Max, "pause"),
+        (max * 1000.0).round() / 1000.0
+    );
+    assert_eq!(count(d, name, vec![eq("level", "WARN")]), warnings);
+    assert_eq!(
+        super::tests_formats::distinct(d, name, "gc_id"),
+        200,
+        "one id per collection"
+    );
 }
