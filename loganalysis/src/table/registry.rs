@@ -58,6 +58,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("uvicorn.toml", include_str!("../../formats/uvicorn.toml")),
     ("postfix.toml", include_str!("../../formats/postfix.toml")),
     ("jvm_gc.toml", include_str!("../../formats/jvm_gc.toml")),
+    ("pm2.toml", include_str!("../../formats/pm2.toml")),
     (
         "haproxy_tcp.toml",
         include_str!("../../formats/haproxy_tcp.toml"),

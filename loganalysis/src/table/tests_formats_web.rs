@@ -1,7 +1,7 @@
 //! Widely used servers' own logs, planted event by event: Rails' lograge lines behind
 //! tagged-logging prefixes, with quoted errors, in milliseconds; Monolog's (Laravel's)
 //! `channel.LEVEL` lines with stack traces; zerolog's `dur` in ms; uvicorn's access lines
-//! and tracebacks; Postfix deliveries in a syslog mail log.
+//! and tracebacks; Postfix deliveries in a syslog mail log; `pm2 logs` by process.
 
 use std::collections::BTreeMap;
 
@@ -214,4 +214,56 @@ fn postfix_deliveries_in_a_syslog_mail_log() {
         delays.iter().cloned().fold(0.0, f64::max)
     );
     assert_eq!(super::tests_formats::distinct(d, name, "queue_id"), 300);
+}
+
+#[test]
+fn pm2_lines_by_process_with_their_stacks_and_requests() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "pm2.log";
+    let mut rng = Lcg(71);
+    let mut text = String::from("[TAILING] Tailing last 15 lines for [all] processes (change the value with --lines option)\nPM2      | 2031-06-03T02:00:00: PM2 log: App [api:0] online\n");
+    let (mut events, mut by_app, mut times, mut failed) = (1u64, BTreeMap::new(), Vec::new(), 0u64);
+    *by_app.entry("PM2".to_string()).or_insert(0u64) += 1;
+    for i in 0..300u32 {
+        let t = format!("2031-06-03T02:{:02}:{:02}", i / 60 % 60, i % 60);
+        let (id, app) = [(0, "api"), (1, "api"), (2, "worker")][rng.next(3) as usize];
+        events += 1;
+        *by_app.entry(app.to_string()).or_insert(0u64) += 1;
+        if app == "worker" {
+            text += &format!(
+                "{id}|{app}| {t}: job {i} completed in {}ms\n",
+                rng.next(900)
+            );
+        } else if i % 23 == 4 {
+            text += &format!("{id}|{app}   | {t}: Error: connect ECONNREFUSED 10.0.5.20:5432\n{id}|{app}   |     at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16) {{\n{id}|{app}   |   code: 'ECONNREFUSED',\n{id}|{app}   | }}\n");
+        } else {
+            let ms = (500 + rng.next(200_000)) as f64 / 1000.0;
+            let status = [200u32, 200, 404, 502][rng.next(4) as usize];
+            times.push(ms);
+            failed += u64::from(status >= 500);
+            text += &format!(
+                "{id}|{app}   | {t}: GET /api/v1/items/{i} {status} {ms:.3} ms - {}\n",
+                rng.next(9000)
+            );
+        }
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "pm2");
+    assert_eq!(
+        groups(d, name, Vec::new(), "app").get("worker"),
+        by_app.get("worker")
+    );
+    assert_eq!(
+        stat(d, name, Measure::Max, "response_time"),
+        times.iter().cloned().fold(0.0, f64::max)
+    );
+    let status = |v: f64| Filter::new(Some(Field::new("status")), FilterOp::Ge, Scalar::Number(v));
+    assert_eq!(count(d, name, vec![status(500.0)]), failed);
+    let each = super::tests_formats::run(d, name, &llmops_common::query::Query::default());
+    assert_eq!(
+        each.sources[0].events,
+        events + 1,
+        "the banner is one unparsed line"
+    );
 }
