@@ -251,12 +251,12 @@ fn minutes_zone(b: &[u8], i: usize) -> (Zone, usize) {
     }
 }
 
-/// `YYYY-MM-DD[T ]HH:MM:SS[.f][zone]`, `YYYY/MM/DD HH:MM:SS[.f]`, or IBM's
-/// `YYYY-MM-DD-HH.MM.SS.ffffff` (Db2, WebSphere).
+/// `YYYY-MM-DD[T ]HH:MM:SS[.f][zone]`, `YYYY/MM/DD HH:MM:SS[.f]`, ClickHouse's
+/// `YYYY.MM.DD HH:MM:SS.ffffff`, or IBM's `YYYY-MM-DD-HH.MM.SS.ffffff` (Db2, WebSphere).
 fn iso(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     let y = num(b, i, 4)?;
     let sep = *b.get(i + 4)?;
-    if (sep != b'-' && sep != b'/') || b.get(i + 7) != Some(&sep) {
+    if !matches!(sep, b'-' | b'/' | b'.') || b.get(i + 7) != Some(&sep) {
         return None;
     }
     let mo = num(b, i + 5, 2)?;

@@ -60,6 +60,10 @@ const BUILTIN: &[(&str, &str)] = &[
     ("jvm_gc.toml", include_str!("../../formats/jvm_gc.toml")),
     ("pm2.toml", include_str!("../../formats/pm2.toml")),
     (
+        "clickhouse.toml",
+        include_str!("../../formats/clickhouse.toml"),
+    ),
+    (
         "haproxy_tcp.toml",
         include_str!("../../formats/haproxy_tcp.toml"),
     ),

@@ -1,5 +1,5 @@
 //! Service logs with layouts of their own (Airflow tasks, PHP-FPM's master, the Jenkins
-//! controller, HAProxy's TCP sessions) planted event by event: the format is detected and levels, fields and
+//! controller, HAProxy's TCP sessions, ClickHouse's server log) planted event by event: the format is detected and levels, fields and
 //! figures match the planted ones.
 
 use std::collections::BTreeMap;
@@ -203,4 +203,48 @@ fn haproxy_tcp_sessions_and_their_termination_states() {
     assert_eq!(stat(d, name, Measure::Max, "tt"), longest as f64);
     assert_eq!(groups(d, name, Vec::new(), "server"), by_server);
     assert_eq!(by_server.values().sum::<u64>(), sessions);
+}
+
+#[test]
+fn clickhouse_queries_their_times_and_stack_traces() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "clickhouse-server.log";
+    let mut rng = Lcg(73);
+    let mut text = String::from("PID: 1\nStarted at: 2031-06-02 23:10:04\n\n");
+    let (mut errors, mut ids, mut slowest) = (0u64, 0u64, 0f64);
+    for i in 0..300u32 {
+        let t = format!(
+            "2031.06.03 02:{:02}:{:02}.{:06}",
+            i / 60 % 60,
+            i % 60,
+            rng.next(999_999)
+        );
+        let thread = 800 + rng.next(40);
+        if i % 5 == 0 {
+            text += &format!("{t} [ {thread} ] {{}} <Information> Application: tick {i}\n");
+            continue;
+        }
+        ids += 1;
+        let q = format!("q-{i:04}");
+        if i % 17 == 3 {
+            errors += 1;
+            text += &format!("{t} [ {thread} ] {{{q}}} <Error> executeQuery: Code: 60. DB::Exception: Unknown table. (UNKNOWN_TABLE)\n0. DB::Exception::Exception() @ 0x000000000c800f1b\n1. DB::InterpreterSelectQuery::InterpreterSelectQuery() @ 0x0000000011d2e0f1\n\n");
+        } else {
+            let secs = (1 + rng.next(3_000_000)) as f64 / 1_000_000.0;
+            slowest = slowest.max(secs);
+            text += &format!(
+                "{t} [ {thread} ] {{{q}}} <Debug> TCPHandler: Processed in {secs:.6} sec.\n"
+            );
+        }
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "clickhouse");
+    assert_eq!(count(d, name, vec![eq("level", "ERROR")]), errors);
+    assert_eq!(
+        super::tests_formats::distinct(d, name, "query_id"),
+        ids,
+        "no id is none"
+    );
+    assert_eq!(stat(d, name, Measure::Max, "elapsed"), slowest);
 }

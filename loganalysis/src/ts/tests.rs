@@ -50,7 +50,7 @@ fn javas_medium_form_with_a_twelve_hour_clock() {
 
 #[test]
 fn recognised_forms_and_prefix_end() {
-    let cases: [(&str, &str, Option<usize>); 14] = [
+    let cases: [(&str, &str, Option<usize>); 15] = [
         (
             "21 Aug 2027 17:00:00.123 * Ready",
             "2027-08-21T17:00:00.123",
@@ -78,6 +78,11 @@ fn recognised_forms_and_prefix_end() {
             Some(19),
         ),
         ("[2024-05-01 23:59:59] x", "2024-05-01T23:59:59", Some(21)),
+        (
+            "2031.06.03 02:00:00.050000 [ 1 ] {} <Information> x",
+            "2031-06-03T02:00:00.050000",
+            Some(26),
+        ),
         (
             "May  1 10:00:00 web01 app[1]: x",
             "May  1 10:00:00",
