@@ -26,6 +26,10 @@ fn tool_calls(t: &Turn) -> Vec<(String, serde_json::Value)> {
 
 fn upload(c: &mut ExtConn, name: &str) -> FileInfo {
     let body = std::fs::read(fixtures_dir().join(name)).expect("fixture");
+    upload_bytes(c, name, body)
+}
+
+fn upload_bytes(c: &mut ExtConn, name: &str, body: Vec<u8>) -> FileInfo {
     let rid = c.next_id();
     c.send(&Message::UploadStart(UploadStart {
         request_id: rid,
@@ -286,4 +290,41 @@ fn monitor_snapshots_and_search_requests() {
     };
     assert_eq!(r.results[0].filename, "app.log");
     assert!(r.results[0].similarity > 0.0 && r.results[0].similarity <= 1.0);
+}
+
+/// "its trace id" after the slowest request: the answer leads with that request's value
+/// of the field, though its line is cut long before the field.
+#[test]
+fn a_field_asked_of_the_last_answers_event_leads_the_answer() {
+    let mut body = String::new();
+    let (mut slowest, mut slowest_trace) = (0u64, String::new());
+    let mut x: u64 = 0x2545_f491;
+    for i in 0..400u64 {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let ms = 5 + (x >> 33) % 9000;
+        let trace = format!("{:032x}", x.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i);
+        if ms > slowest {
+            (slowest, slowest_trace) = (ms, trace.clone());
+        }
+        body += &format!(
+            "{{\"time\":\"2031-06-03T02:{:02}:{:02}Z\",\"level\":\"info\",\"msg\":\"request done\",\"path\":\"/api/items/{i}\",\"note\":\"{}\",\"duration_ms\":{ms},\"trace.id\":\"{trace}\"}}\n",
+            i / 60,
+            i % 60,
+            "x".repeat(400)
+        );
+    }
+    let server = ServerProc::start().expect("server");
+    let mut c = ExtConn::connect(server.addr, None, None).expect("connect");
+    let f = upload_bytes(&mut c, "gateway.json", body.into_bytes());
+    let t = chat(
+        &mut c,
+        "what was the slowest request in gateway.json",
+        vec![f.file_id.clone()],
+    );
+    assert!(t.answer.contains(&slowest.to_string()), "{}", t.answer);
+    let t = chat(&mut c, "and its trace.id?", vec![]);
+    let lead = t.answer.lines().next().unwrap_or("");
+    assert!(lead.contains(&slowest_trace), "{}", t.answer);
 }

@@ -90,6 +90,9 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     apply(&mut q, &new.query, a.own_measure || a.latest, p);
     drop_unasked(lex, p, &mut q, &new.query);
     one_event(&mut q, &last.query, &a, picked.is_some());
+    if a.field_of_it && q.measure == Measure::Rows {
+        super::shown::asked_of_the_event(lex, p, &mut q);
+    }
     Some(edited(q, new.soft, new.object))
 }
 

@@ -50,3 +50,24 @@ pub(super) fn asked_of_rows(lex: &Lexicon, p: &Parsed, before: Option<Field>, q:
         }
     }
 }
+
+/// "whats its trace.id", "它的 client 是谁" after one event: the fields named are what the
+/// event's row shows first (its line may be cut before them).
+pub(super) fn asked_of_the_event(lex: &Lexicon, p: &Parsed, q: &mut Query) {
+    if q.source != Source::Log {
+        return;
+    }
+    for (_, name) in field_hits(lex, p, Source::Log) {
+        let filtered = q
+            .filters
+            .iter()
+            .any(|f| f.field.as_ref().is_some_and(|x| x.as_str() == name));
+        if !ALWAYS_SHOWN.contains(&name)
+            && !filtered
+            && !q.show.iter().any(|s| s.as_str() == name)
+            && q.show.len() < 3
+        {
+            q.show.push(Field::new(name));
+        }
+    }
+}

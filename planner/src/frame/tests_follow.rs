@@ -345,13 +345,19 @@ fn a_field_asked_of_the_extreme_event_is_that_events() {
         json!({"files": [ACCESS], "measure": "max", "field": "request_time"}),
         &[],
     );
-    for t in ["它的 client 是谁", "and its client?", "what was its path"] {
+    for (t, shown) in [
+        ("它的 client 是谁", "client"),
+        ("and its client?", "client"),
+        ("what was its path", "path"),
+    ] {
         let f = edit(t, &l);
         assert_eq!(f["measure"], "rows", "{t}: {f}");
         assert_eq!(f["limit"], 1, "{t}: {f}");
         assert_ne!(f["order"], "asc", "{t}: {f}");
         assert_eq!(f["field"], "request_time", "{t}: {f}");
         assert!(f.get("group_by").is_none(), "{t}: {f}");
+        // The row leads with the value asked, whatever its line shows.
+        assert_eq!(f["show"], json!([shown]), "{t}: {f}");
     }
 }
 
