@@ -141,6 +141,9 @@ fn whole_edit(lex: &Lexicon, p: &Parsed, last: &LastQuery) -> Option<Frame> {
     if let Some(frame) = about_the_event(lex, p, last) {
         return Some(frame);
     }
+    if let Some(frame) = the_counted_events(lex, p, &last.query) {
+        return Some(frame);
+    }
     in_another_unit(p).then(|| edited(last.query.clone(), Vec::new(), None))
 }
 
@@ -496,6 +499,32 @@ fn asks_an_occurrence(lex: &Lexicon, p: &Parsed) -> bool {
         let m = &lex.measures[i];
         m.measure == Measure::Rows && m.field.as_deref() == Some("time")
     })
+}
+
+/// "when, and what did they say?", "什么时候？都说了什么" after a count: the events
+/// counted, listed in time order with their lines. A question naming a field, a condition
+/// or a log of its own is a question of its own.
+fn the_counted_events(lex: &Lexicon, p: &Parsed, last: &Query) -> Option<Frame> {
+    let counted = last.measure == Measure::Count && last.group_by.is_empty();
+    let said = lex.grammar.what_said.occur_in(&p.lower);
+    // "when" is a listing's own cue; any other figure asked is a question of its own.
+    let figure = |c: Cue| matches!(c, Cue::Measure(i) if lex.measures[i].measure != Measure::Rows);
+    let own = p.has(|c| {
+        figure(c)
+            || matches!(
+                c,
+                Cue::Field(_) | Cue::Column(_) | Cue::Source(_) | Cue::Filter(_)
+            )
+    }) || !p.lits.is_empty();
+    if !counted || !said || own || last.source != Source::Log {
+        return None;
+    }
+    let mut q = last.clone();
+    q.measure = Measure::Rows;
+    q.field = Some(Field::new("time"));
+    q.order = Order::Asc;
+    q.limit = None;
+    Some(edited(q, Vec::new(), None))
 }
 
 /// "chat-db-b 呢", "same for app.log": the last question over the log named, with what

@@ -732,3 +732,30 @@ fn a_range_and_a_yes_no_question_after_a_count() {
         );
     }
 }
+
+/// "when, and what did they say?" after a count of some events: those events listed with
+/// their times and lines, not one figure.
+#[test]
+fn when_and_what_after_a_count_lists_the_events() {
+    let l = last(
+        json!({"files": [APP], "measure": "count",
+            "filters": [{"op": "contains", "value": "circuit open"}]}),
+        &[],
+    );
+    for t in [
+        "when, and what did they say?",
+        "什么时候？都说了什么",
+        "when was that and what exactly",
+    ] {
+        let f = edit(t, &l);
+        assert_eq!(f["measure"], "rows", "{t}: {f}");
+        assert_eq!(
+            f["filters"],
+            json!([{"op": "contains", "value": "circuit open"}]),
+            "{t}: {f}"
+        );
+    }
+    // A figure of its own is another question.
+    let f = frame_with("what exactly is the p95 of request_time?", Some(&l));
+    assert!(f.as_ref().is_none_or(|f| f["measure"] != "rows"), "{f:?}");
+}

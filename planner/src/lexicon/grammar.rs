@@ -261,6 +261,10 @@ pub struct Grammar {
     /// Words saying how exact the answer is wanted ("exact second"): a form, like a unit.
     #[serde(default)]
     pub answer_exact: Words,
+    /// Words asking what events said ("what did they say", "说了什么", "具体内容"): after a
+    /// count, with a time asked, the events themselves.
+    #[serde(default)]
+    pub what_said: Words,
     /// Units no figure is converted to ("in litres"): a clause of only these asks nothing.
     #[serde(default)]
     pub answer_form_unconverted: Words,
