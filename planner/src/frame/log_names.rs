@@ -298,8 +298,13 @@ fn logs_named_by_a_name_part<'a>(lower: &str, ctx: &FrameCtx<'a>) -> (NamedAt<'a
             .collect();
         let short = forms.len() > 1;
         // Three letters name a log when they are no function word ("bff" for
-        // `storefront-bff.log`; not "all" or "log").
-        let too_short = word.len() < 3
+        // `storefront-bff.log`; not "all" or "log"); two only right before a word for a
+        // log ("S3 日志", "the db log").
+        let before_log = {
+            let after = lower[i..].trim_start();
+            after.starts_with("日志") || after.starts_with("log")
+        };
+        let too_short = (word.len() < 3 && !(word.len() == 2 && before_log))
             || (word.len() == 3 && lexicon().grammar.stop.en.iter().any(|w| w == word));
         if (too_short && !short) || word.bytes().all(|b| b.is_ascii_digit()) {
             continue;
