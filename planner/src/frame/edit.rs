@@ -86,6 +86,16 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         if q.group_by.is_empty() && q.measure != Measure::Rows && !a.own_measure && !stat {
             q.measure = Measure::Count;
         }
+        // "这个 IP 总共有几条请求", "how many requests did it send in all": every event of
+        // the item, the last query's other conditions put aside.
+        let all_of_it = p.has(|c| c == Cue::Total) && lex.grammar.all_events.occur_in(&p.lower);
+        if all_of_it {
+            q.filters.retain(|f| {
+                f.field
+                    .as_ref()
+                    .is_some_and(|x| item.iter().any(|(field, _)| field == x.as_str()))
+            });
+        }
     }
     apply(&mut q, &new.query, a.own_measure || a.latest, p);
     drop_unasked(lex, p, &mut q, &new.query);

@@ -759,3 +759,26 @@ fn when_and_what_after_a_count_lists_the_events() {
     let f = frame_with("what exactly is the p95 of request_time?", Some(&l));
     assert!(f.as_ref().is_none_or(|f| f["measure"] != "rows"), "{f:?}");
 }
+
+/// "这个 IP 总共有几条请求" after the IP with the most of some error: all of that IP's
+/// requests; "它总共连过几回" (its connections, the last condition's own events) keeps it.
+#[test]
+fn all_of_the_items_events_in_total() {
+    let top = last(
+        json!({"files": [ACCESS], "measure": "count", "group_by": ["client"],
+            "filters": [{"field": "status", "op": "eq", "value": 503.0}]}),
+        &[("client", "10.9.8.7")],
+    );
+    for t in [
+        "这个 IP 总共有几条请求？",
+        "how many requests did it send in total",
+    ] {
+        let f = edit(t, &top);
+        assert_eq!(f["measure"], "count", "{t}: {f}");
+        assert_eq!(
+            f["filters"],
+            json!([{"field": "client", "op": "eq", "value": "10.9.8.7"}]),
+            "{t}: {f}"
+        );
+    }
+}

@@ -261,6 +261,10 @@ pub struct Grammar {
     /// Words saying how exact the answer is wanted ("exact second"): a form, like a unit.
     #[serde(default)]
     pub answer_exact: Words,
+    /// Words for every event of a log, whatever it says ("requests", "请求", "lines"): with
+    /// "in total" after an item, all of the item's events.
+    #[serde(default)]
+    pub all_events: Words,
     /// Words asking what events said ("what did they say", "说了什么", "具体内容"): after a
     /// count, with a time asked, the events themselves.
     #[serde(default)]
