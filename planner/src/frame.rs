@@ -11,6 +11,7 @@ pub mod build_filters;
 mod clock_window;
 mod column_hits;
 mod counted;
+mod cue_filters;
 pub mod dates;
 pub mod defined;
 pub mod edit;

@@ -198,11 +198,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     if or_else.is_empty() {
         or_else = super::words::phrase_apart(&q);
     }
-    cause_at_a_second(&mut q);
-    super::shown::asked_of_rows(lex, p, before, &mut q);
-    roles_by_their_columns(p, &mut q);
-    to_position(p.rank, &mut q);
-    super::percentile::apply(p.percentile, &mut q);
+    last_touches(lex, p, before, &mut q);
     Frame {
         query: q,
         soft,
@@ -211,6 +207,16 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         object,
         follow_up: false,
     }
+}
+
+/// What the whole query settles last: a cause asked at one second, the values asked of
+/// listed events, roles by the log's columns, the position and the percentile asked.
+fn last_touches(lex: &Lexicon, p: &Parsed, before: Option<Field>, q: &mut Query) {
+    cause_at_a_second(q);
+    super::shown::asked_of_rows(lex, p, before, q);
+    roles_by_their_columns(p, q);
+    to_position(p.rank, q);
+    super::percentile::apply(p.percentile, q);
 }
 
 /// "The second slowest", "排第三的客户端": a ranking is read down to the position asked,

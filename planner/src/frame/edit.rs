@@ -76,26 +76,7 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     }
     let mut q = last.query.clone();
     if let Some(item) = item {
-        for (field, value) in item {
-            put_filter(&mut q.filters, refer_filter(field, value));
-            q.group_by.retain(|g| g.as_str() != field);
-        }
-        // An item of a list is counted; a statistic asked of the last item is asked of
-        // this one ("p95 of its latency", then "the second one?").
-        let stat = q.measure.is_stat() || q.measure == Measure::Stats;
-        if q.group_by.is_empty() && q.measure != Measure::Rows && !a.own_measure && !stat {
-            q.measure = Measure::Count;
-        }
-        // "这个 IP 总共有几条请求", "how many requests did it send in all": every event of
-        // the item, the last query's other conditions put aside.
-        let all_of_it = p.has(|c| c == Cue::Total) && lex.grammar.all_events.occur_in(&p.lower);
-        if all_of_it {
-            q.filters.retain(|f| {
-                f.field
-                    .as_ref()
-                    .is_some_and(|x| item.iter().any(|(field, _)| field == x.as_str()))
-            });
-        }
+        of_the_item(lex, p, &mut q, item, a.own_measure);
     }
     apply(&mut q, &new.query, a.own_measure || a.latest, p);
     drop_unasked(lex, p, &mut q, &new.query);
@@ -104,6 +85,29 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         super::shown::asked_of_the_event(lex, p, &mut q);
     }
     Some(edited(q, new.soft, new.object))
+}
+
+/// The last query narrowed to a listed item (`(field, value)` pairs).
+fn of_the_item(lex: &Lexicon, p: &Parsed, q: &mut Query, item: &[(String, String)], own: bool) {
+    for (field, value) in item {
+        put_filter(&mut q.filters, refer_filter(field, value));
+        q.group_by.retain(|g| g.as_str() != field);
+    }
+    // An item of a list is counted; a statistic asked of the last item is asked of this
+    // one ("p95 of its latency", then "the second one?").
+    let stat = q.measure.is_stat() || q.measure == Measure::Stats;
+    if q.group_by.is_empty() && q.measure != Measure::Rows && !own && !stat {
+        q.measure = Measure::Count;
+    }
+    // "这个 IP 总共有几条请求", "how many requests did it send in all": every event of the
+    // item, the last query's other conditions put aside.
+    if p.has(|c| c == Cue::Total) && lex.grammar.all_events.occur_in(&p.lower) {
+        q.filters.retain(|f| {
+            f.field
+                .as_ref()
+                .is_some_and(|x| item.iter().any(|(field, _)| field == x.as_str()))
+        });
+    }
 }
 
 /// "the 2nd" after a list is its second item, not the 2nd of the month ("on the 2nd" is).

@@ -229,6 +229,16 @@ fn logs_named_by_kind<'a>(
     out
 }
 
+/// Whether a word is too short to name a log: three letters do when they are no function
+/// word ("bff" for `storefront-bff.log`; not "all" or "log"), two only right before a
+/// word for a log (`after`: "S3 日志", "the db log").
+fn too_short(word: &str, after: &str) -> bool {
+    let after = after.trim_start();
+    let before_log = after.starts_with("日志") || after.starts_with("log");
+    (word.len() < 3 && !(word.len() == 2 && before_log))
+        || (word.len() == 3 && lexicon().grammar.stop.en.iter().any(|w| w == word))
+}
+
 /// "broker-7": a kind's word numbered is a host's or an instance's name, which narrows
 /// the events, not the logs.
 fn numbered_name(lower: &str, end: usize) -> bool {
@@ -297,16 +307,7 @@ fn logs_named_by_a_name_part<'a>(lower: &str, ctx: &FrameCtx<'a>) -> (NamedAt<'a
             .chain((word.len() >= 4 && !word.ends_with('d')).then_some(daemon.as_str()))
             .collect();
         let short = forms.len() > 1;
-        // Three letters name a log when they are no function word ("bff" for
-        // `storefront-bff.log`; not "all" or "log"); two only right before a word for a
-        // log ("S3 日志", "the db log").
-        let before_log = {
-            let after = lower[i..].trim_start();
-            after.starts_with("日志") || after.starts_with("log")
-        };
-        let too_short = (word.len() < 3 && !(word.len() == 2 && before_log))
-            || (word.len() == 3 && lexicon().grammar.stop.en.iter().any(|w| w == word));
-        if (too_short && !short) || word.bytes().all(|b| b.is_ascii_digit()) {
+        if (too_short(word, &lower[i..]) && !short) || word.bytes().all(|b| b.is_ascii_digit()) {
             continue;
         }
         let named: Vec<&crate::UploadRef> = ctx

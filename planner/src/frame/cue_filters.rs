@@ -1,0 +1,74 @@
+//! The conditions the lexicon's filter words name outright (levels, tags, methods): a
+//! level said with "及以上" / "or worse" is that level and the more severe ones, and a
+//! condition said to be counted in ("errors included") is none.
+
+use llmops_common::query::{Filter, FilterOp, Scalar, Source, Unit};
+
+use super::parsed::{filter, Parsed};
+use crate::lexicon::{Cue, Lexicon};
+
+/// Whether the condition at `start..end` is said to be counted in, not kept alone
+/// ("including errors", "errors included", "报错的也算").
+fn included(p: &Parsed, start: usize, end: usize) -> bool {
+    p.hits.iter().any(|h| match h.cue {
+        Cue::Included => h.end <= start && start - h.end <= 12,
+        Cue::IncludedAfter => h.start >= end && p.gap(end, h.start).len() <= 4,
+        _ => false,
+    })
+}
+
+/// Filters the lexicon names outright (levels, tags, methods) that apply to the table.
+pub(super) fn cue_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filter> {
+    let mut out = Vec::new();
+    let mut above: Vec<String> = Vec::new();
+    for h in &p.hits {
+        let Cue::Filter(i) = h.cue else { continue };
+        if source != Source::Log || included(p, h.start, h.end) {
+            continue;
+        }
+        let c = &lex.filters[i];
+        let f = filter(c.field.as_deref(), c.op, c.value.clone(), Unit::None);
+        let (f, levels) = at_or_above(lex, p, h, f);
+        above.extend(levels);
+        let f = p.as_said((h.start, h.end), f);
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    // "errors (prio err or worse)": a level said again with "or worse" is that range, not
+    // the one level and the range together.
+    out.retain(|f| {
+        !(f.op == FilterOp::Eq
+            && f.field.as_ref().is_some_and(|x| x.as_str() == "level")
+            && matches!(&f.value, Scalar::Text(v) if above.iter().any(|l| l.eq_ignore_ascii_case(v))))
+    });
+    out
+}
+
+/// A level followed by "及以上" / "and above": that level and the more severe ones (and
+/// which levels those are).
+fn at_or_above(
+    lex: &Lexicon,
+    p: &Parsed,
+    h: &crate::lexicon::Hit,
+    f: Filter,
+) -> (Filter, Vec<String>) {
+    let up = &lex.grammar.at_or_above;
+    let (Some(field), FilterOp::Eq, Scalar::Text(level)) = (&f.field, f.op, &f.value) else {
+        return (f, Vec::new());
+    };
+    let after = p.lower[h.end..].trim_start();
+    let said = up.words.all().any(|w| after.starts_with(w));
+    match up.from(level) {
+        Some(levels) if field.as_str() == "level" && said => {
+            let alts: Vec<String> = levels.iter().map(|l| regex::escape(l)).collect();
+            let range = Filter::new(
+                Some(field.clone()),
+                FilterOp::Regex,
+                Scalar::Text(format!("^(?:{})$", alts.join("|"))),
+            );
+            (range, levels.iter().map(|l| l.to_string()).collect())
+        }
+        _ => (f, Vec::new()),
+    }
+}
