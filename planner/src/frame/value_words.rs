@@ -62,16 +62,7 @@ pub(super) fn value_before_its_field(
             found.push((ws, h.end, c.name.clone(), v.clone()));
         }
     }
-    for (start, end, field, value) in found {
-        hits.retain(|h| h.end <= start || h.start >= end);
-        lits.retain(|l| l.end <= start || l.start >= end);
-        lits.push(Spanned {
-            start,
-            end,
-            lit: Lit::Pair { field, value },
-        });
-    }
-    lits.sort_by_key(|l| l.start);
+    as_pairs(found, hits, lits);
 }
 
 /// The log's column a field names, by its name or a role it answers for.
@@ -166,6 +157,16 @@ pub(super) fn kinds_of_events(
             found.push((start, end, field, value));
         }
     }
+    as_pairs(found, hits, lits);
+}
+
+/// Each `(start, end, field, value)` span as that field's value, in place of the cues and
+/// literals on it.
+fn as_pairs(
+    found: Vec<(usize, usize, String, String)>,
+    hits: &mut Vec<Hit>,
+    lits: &mut Vec<Spanned>,
+) {
     for (start, end, field, value) in found {
         hits.retain(|h| h.end <= start || h.start >= end);
         lits.retain(|l| l.end <= start || l.start >= end);
