@@ -373,11 +373,7 @@ fn single_quoted(line: &[u8], at: usize) -> Option<usize> {
     // find Product with 'id'=9'`): it ends at the quote before the next `key=` or the end.
     // A group that starts with a pair of its own (auditd's `msg='op=login res=failed'`)
     // is pairs, not one value.
-    let body = &line[at + 1..];
-    let key_len = body
-        .iter()
-        .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')));
-    if key_len.is_some_and(|k| k > 0 && body[k] == b'=') {
+    if next_pair(line, at + 1) {
         return None;
     }
     (at + 1..line.len())

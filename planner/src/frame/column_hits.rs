@@ -15,8 +15,7 @@ fn compound_last(last: &str) -> bool {
 /// grouping word. A key that is a short word of the question's own grammar and no field's
 /// (a `by` key) is the key only where written as one: quoted, or before `=`/`:`.
 fn said_at(
-    text: &str,
-    lower: &str,
+    (text, lower, unhyphened): (&str, &str, &str),
     columns: &[Column],
     spoken: &[Vec<String>],
     i: usize,
@@ -33,7 +32,7 @@ fn said_at(
         matches!(before, Some('`' | '"' | '\''))
             || matches!(after, Some('=' | ':' | '`' | '"' | '\''))
     };
-    let mut at = column_named_at(text, lower, columns, c);
+    let mut at = column_named_at((text, lower, unhyphened), columns, c);
     if stop {
         at.retain(keyed);
     }
@@ -100,12 +99,13 @@ pub(super) fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mu
         .iter()
         .map(|c| llmops_loganalysis::table::spoken_names(&c.name))
         .collect();
+    let unhyphened = lower.replace('-', " ");
     for (i, c) in columns.iter().enumerate() {
         let name = c.name.to_ascii_lowercase();
         if name.len() < 2 || matches!(name.as_str(), "template" | "message" | "line") {
             continue;
         }
-        for (start, end) in said_at(text, lower, columns, &spoken, i, hits) {
+        for (start, end) in said_at((text, lower, &unhyphened), columns, &spoken, i, hits) {
             // Written with `_`, `.` or `-`, the name is the log's own beyond doubt; said in
             // words ("errors" for `error_count`, "dock" for `dock.id`) a lexicon word
             // on it keeps its reading.
@@ -194,22 +194,22 @@ fn grouped_by_last(
 /// nor a name that counts ("by request count" ranks by a count of requests).
 fn right_after_a_key_word(lower: &str, hits: &[Hit], start: usize, end: usize) -> bool {
     let g = &lexicon().grammar;
+    let gap = |a: usize, b: usize| lower.get(a..b).is_some_and(|t| t.trim().is_empty());
     let key_word = |h: &Hit| {
         let w = lower.get(h.start..h.end).unwrap_or("");
+        let one_of = |words: &crate::lexicon::Words| words.all().any(|r| r.eq_ignore_ascii_case(w));
         h.cue == Cue::Group
             && h.end <= start
-            && lower
-                .get(h.end..start)
-                .is_some_and(|gap| gap.trim().is_empty())
-            && !g.rank.all().any(|r| r.eq_ignore_ascii_case(w))
-            && !g.asks.all().any(|r| r.eq_ignore_ascii_case(w))
-            && w != "top"
+            && gap(h.end, start)
+            && !one_of(&g.rank)
+            && !one_of(&g.asks)
+            && !one_of(&g.limit.before)
     };
-    let after = lower.get(end..).unwrap_or("").trim_start();
-    let counts = ["count", "number", "数", "总数", "量"]
+    // A measure's word right after the name counts it ("by request count").
+    let counted = hits
         .iter()
-        .any(|c| after.starts_with(c));
-    hits.iter().any(key_word) && !counts
+        .any(|h| matches!(h.cue, Cue::Measure(_)) && h.start >= end && gap(end, h.start));
+    hits.iter().any(key_word) && !counted
 }
 
 /// Whether `start` follows a grouping word ("by", "按", "which") or "top N" directly.
@@ -227,7 +227,11 @@ fn right_after_grouping(text: &str, hits: &[Hit], start: usize) -> bool {
 
 /// Where the text names column `c`: by its name, in the plural, by its last segment (a
 /// compound one, or camelCase as written), or with spaces for its underscores.
-fn column_named_at(text: &str, lower: &str, columns: &[Column], c: &Column) -> Vec<(usize, usize)> {
+fn column_named_at(
+    (text, lower, unhyphened): (&str, &str, &str),
+    columns: &[Column],
+    c: &Column,
+) -> Vec<(usize, usize)> {
     let name = c.name.to_ascii_lowercase();
     // A nested key by its last segment when that is a compound of its own and no other
     // field ends so (`dur_ms` for `req.dur_ms`).
@@ -269,15 +273,15 @@ fn column_named_at(text: &str, lower: &str, columns: &[Column], c: &Column) -> V
         }
     }
     // `response_flags` said as "response flags", `fault.class` as "fault class(es)",
-    // `turn_around_time` as "Turn-Around Time" (a hyphen read as a space: same offsets).
-    let unhyphened = lower.replace('-', " ");
+    // `turn_around_time` as "Turn-Around Time" (`unhyphened`: a hyphen read as a space,
+    // same offsets).
     for spaced in [
         last.replace(['_', '-'], " "),
         name.replace(['_', '-', '.'], " "),
     ] {
         if spaced != last && spaced != name && spaced.len() >= 6 {
             for form in [spaced.clone(), format!("{spaced}s"), format!("{spaced}es")] {
-                at.extend(crate::lexicon::occurrences(&unhyphened, &form));
+                at.extend(crate::lexicon::occurrences(unhyphened, &form));
             }
         }
     }

@@ -95,12 +95,10 @@ fn several_after(after: &str) -> bool {
     };
     // "the last stats event": a plural-looking name before a singular noun for an event
     // is that one event's kind.
+    let events = &lexicon().grammar.event_words;
     let one_event = words.next().is_some_and(|w| {
         let w = w.trim_end_matches("'s").trim_end_matches("’s");
-        matches!(
-            w,
-            "event" | "line" | "entry" | "record" | "request" | "message" | "one"
-        )
+        w == "one" || (events.en.iter().any(|e| e == w) && !w.ends_with('s'))
     });
     matches!(first, "few" | "several" | "couple") || (plural(first) && !one_event)
 }

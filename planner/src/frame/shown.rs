@@ -19,13 +19,6 @@ pub(super) fn asked_of_rows(lex: &Lexicon, p: &Parsed, before: Option<Field>, q:
     if q.source != Source::Log || q.measure != Measure::Rows || !by_time {
         return;
     }
-    let used = |name: &str| {
-        ALWAYS_SHOWN.contains(&name)
-            || q.group_by.iter().any(|g| g.as_str() == name)
-            || q.filters
-                .iter()
-                .any(|f| f.field.as_ref().is_some_and(|x| x.as_str() == name))
-    };
     // A name that says whose log it is ("the ELB's first 504", "the bucket's access log")
     // asks nothing of the events.
     let names_the_log = |h: &Hit| {
@@ -45,9 +38,7 @@ pub(super) fn asked_of_rows(lex: &Lexicon, p: &Parsed, before: Option<Field>, q:
         .into_iter()
         .chain(named)
     {
-        if !used(&name) && !q.show.iter().any(|s| s.as_str() == name) && q.show.len() < 3 {
-            q.show.push(Field::new(&name));
-        }
+        show(q, &name);
     }
 }
 
@@ -58,16 +49,19 @@ pub(super) fn asked_of_the_event(lex: &Lexicon, p: &Parsed, q: &mut Query) {
         return;
     }
     for (_, name) in field_hits(lex, p, Source::Log) {
-        let filtered = q
-            .filters
+        show(q, name);
+    }
+}
+
+/// Adds `name` to the fields each row shows (three at most), unless a row shows it anyway
+/// or a condition or grouping reads it already.
+fn show(q: &mut Query, name: &str) {
+    let read = q.group_by.iter().any(|g| g.as_str() == name)
+        || q.filters
             .iter()
             .any(|f| f.field.as_ref().is_some_and(|x| x.as_str() == name));
-        if !ALWAYS_SHOWN.contains(&name)
-            && !filtered
-            && !q.show.iter().any(|s| s.as_str() == name)
-            && q.show.len() < 3
-        {
-            q.show.push(Field::new(name));
-        }
+    let shown = q.show.iter().any(|s| s.as_str() == name);
+    if !ALWAYS_SHOWN.contains(&name) && !read && !shown && q.show.len() < 3 {
+        q.show.push(Field::new(name));
     }
 }

@@ -122,9 +122,6 @@ pub(super) fn kinds_of_events(
     hits: &mut Vec<Hit>,
     lits: &mut Vec<Spanned>,
 ) {
-    const EVENTS: [&str; 7] = [
-        "events", "event", "records", "record", "entries", "事件", "记录",
-    ];
     // An error's or an exception's type (`err.type`) is no kind of event.
     let kinds: Vec<&Column> = columns
         .iter()
@@ -133,24 +130,19 @@ pub(super) fn kinds_of_events(
     if kinds.is_empty() {
         return;
     }
+    let events = &crate::lexicon::lexicon().grammar.event_words;
     let mut found: Vec<(usize, usize, String, String)> = Vec::new();
-    for (start, word) in lower
-        .match_indices(|c: char| c.is_ascii_alphanumeric() || c == '_')
-        .fold(Vec::<(usize, String)>::new(), |mut acc, (i, ch)| {
-            match acc.last_mut() {
-                Some((s, w)) if *s + w.len() == i => w.push_str(ch),
-                _ => acc.push((i, ch.to_string())),
-            }
-            acc
-        })
-    {
+    for (start, word) in ascii_word_spans(lower) {
         let end = start + word.len();
-        let rest = lower[end..].trim_start();
-        if !EVENTS.iter().any(|e| rest.starts_with(e)) {
+        let next = lower[end..].trim_start();
+        let event_word = events.all().any(|e| {
+            next.starts_with(e) && !next[e.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
+        });
+        if !event_word {
             continue;
         }
         let mut of = kinds.iter().filter_map(|c| {
-            let v = c.values.iter().find(|v| v.eq_ignore_ascii_case(&word))?;
+            let v = c.values.iter().find(|v| v.eq_ignore_ascii_case(word))?;
             Some((c.name.clone(), v.clone()))
         });
         if let (Some((field, value)), None) = (of.next(), of.next()) {
@@ -177,4 +169,11 @@ fn as_pairs(
         });
     }
     lits.sort_by_key(|l| l.start);
+}
+
+/// The words of ASCII letters, digits and `_` in `text`, with where each starts.
+fn ascii_word_spans(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(move |w| (w.as_ptr() as usize - text.as_ptr() as usize, w))
 }

@@ -261,6 +261,10 @@ pub struct Grammar {
     /// Words saying how exact the answer is wanted ("exact second"): a form, like a unit.
     #[serde(default)]
     pub answer_exact: Words,
+    /// Nouns for a log's events, one or several ("event", "records", "事件"): after a
+    /// kind's value ("dns events") and after a plural-looking name ("the last stats event").
+    #[serde(default)]
+    pub event_words: Words,
     /// Words for every event of a log, whatever it says ("requests", "请求", "lines"): with
     /// "in total" after an item, all of the item's events.
     #[serde(default)]

@@ -22,29 +22,28 @@ pub(super) fn rows_lead(
             Lang::Zh => format!("{what} —— 没有匹配的{}{part}。", lang.pick("事件", "")),
             Lang::En => format!("{what}: nothing matched{part}."),
         },
-        (Some(row), true) if !shown(r, row).is_empty() => {
-            let when = row.time.clone().unwrap_or_else(|| "?".into());
-            let values = shown(r, row).join(", ");
-            match lang {
-                Lang::Zh => format!(
-                    "{what} —— {values}（该事件时间 {when}，共 {total} 条匹配）{part}。\n{}",
-                    row_line(row, lang, true)
-                ),
-                Lang::En => format!(
-                    "{what}: {values} (the event at {when}; {total} matching in all){part}.\n{}",
-                    row_line(row, lang, true)
-                ),
-            }
-        }
         (Some(row), true) => {
             let when = row.time.clone().unwrap_or_else(|| "?".into());
+            // The values asked of the event lead, its time beside them; else its time does.
+            let values = shown(r, row).join(", ");
+            let (head, at) = match values.is_empty() {
+                true => (format!("**{when}**"), String::new()),
+                false => (
+                    values,
+                    lang.pick(
+                        &format!("该事件时间 {when}，"),
+                        &format!("the event at {when}; "),
+                    )
+                    .to_string(),
+                ),
+            };
             match lang {
                 Lang::Zh => format!(
-                    "{what} —— **{when}**（共 {total} 条匹配）{part}。\n{}",
+                    "{what} —— {head}（{at}共 {total} 条匹配）{part}。\n{}",
                     row_line(row, lang, true)
                 ),
                 Lang::En => format!(
-                    "{what}: **{when}** ({total} matching in all){part}.\n{}",
+                    "{what}: {head} ({at}{total} matching in all){part}.\n{}",
                     row_line(row, lang, true)
                 ),
             }
