@@ -292,7 +292,7 @@ fn monitor_snapshots_and_search_requests() {
     assert!(r.results[0].similarity > 0.0 && r.results[0].similarity <= 1.0);
 }
 
-/// "its trace id" after the slowest request: the answer leads with that request's value
+/// "its req_id" after the slowest request: the answer leads with that request's value
 /// of the field, though its line is cut long before the field.
 #[test]
 fn a_field_asked_of_the_last_answers_event_leads_the_answer() {
@@ -309,7 +309,7 @@ fn a_field_asked_of_the_last_answers_event_leads_the_answer() {
             (slowest, slowest_trace) = (ms, trace.clone());
         }
         body += &format!(
-            "{{\"time\":\"2031-06-03T02:{:02}:{:02}Z\",\"level\":\"info\",\"msg\":\"request done\",\"path\":\"/api/items/{i}\",\"note\":\"{}\",\"duration_ms\":{ms},\"trace.id\":\"{trace}\"}}\n",
+            "{{\"time\":\"2031-06-03T02:{:02}:{:02}Z\",\"level\":\"info\",\"msg\":\"request done\",\"path\":\"/api/items/{i}\",\"note\":\"{}\",\"duration_ms\":{ms},\"req_id\":\"{trace}\"}}\n",
             i / 60,
             i % 60,
             "x".repeat(400)
@@ -324,7 +324,7 @@ fn a_field_asked_of_the_last_answers_event_leads_the_answer() {
         vec![f.file_id.clone()],
     );
     assert!(t.answer.contains(&slowest.to_string()), "{}", t.answer);
-    let t = chat(&mut c, "and its trace.id?", vec![]);
+    let t = chat(&mut c, "and its req_id?", vec![]);
     let lead = t.answer.lines().next().unwrap_or("");
     assert!(lead.contains(&slowest_trace), "{}", t.answer);
 }

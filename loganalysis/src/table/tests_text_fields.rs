@@ -219,13 +219,13 @@ fn a_unit_written_after_a_pairs_number_is_the_fields() {
 fn the_latest_event_of_a_kind_shows_the_value_asked_of_it() {
     use llmops_common::query::{Filter, FilterOp, Order, Scalar};
     let mut rng = Lcg(29);
-    let (mut text, mut last_drops) = (String::new(), 0u64);
+    let (mut text, mut dropped) = (String::new(), 0u64);
     for i in 0..600u64 {
         let t = format!("2031-07-01T03:{:02}:{:02}.000000+0000", i / 60, i % 60);
         if i % 50 == 7 {
-            last_drops += rng.next(400);
+            dropped += rng.next(400);
             text += &format!(
-                "{{\"timestamp\":\"{t}\",\"event_type\":\"stats\",\"stats\":{{\"capture\":{{\"kernel_packets\":{},\"kernel_drops\":{last_drops}}}}}}}\n",
+                "{{\"timestamp\":\"{t}\",\"event_type\":\"health\",\"health\":{{\"queue\":{{\"depth\":{},\"dropped\":{dropped}}}}}}}\n",
                 i * 1000
             );
         } else {
@@ -245,19 +245,19 @@ fn the_latest_event_of_a_kind_shows_the_value_asked_of_it() {
         filters: vec![Filter::new(
             Some(Field::new("event_type")),
             FilterOp::Eq,
-            Scalar::Text("stats".into()),
+            Scalar::Text("health".into()),
         )],
-        show: vec![Field::new("stats.capture.kernel_drops")],
+        show: vec![Field::new("health.queue.dropped")],
         ..Query::default()
     };
     let QueryValue::Rows { rows, total } = run(dir.path(), "eve.json", &q).value else {
         panic!("rows");
     };
-    assert_eq!(total, 12, "one stats event in 50 of 600");
+    assert_eq!(total, 12, "one health event in 50 of 600");
     let drops = rows[0]
         .fields
         .iter()
-        .find(|f| f.name == "stats.capture.kernel_drops")
+        .find(|f| f.name == "health.queue.dropped")
         .map(|f| f.value.clone());
-    assert_eq!(drops, Some(last_drops.to_string()));
+    assert_eq!(drops, Some(dropped.to_string()));
 }

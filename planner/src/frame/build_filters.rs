@@ -415,7 +415,7 @@ fn literal_filter(
         }
         // "orders-api" when an upload is `orders-api.jsonl`, "meter-ingest 的容器日志": the
         // log's name, not its text.
-        // Even after a field's word ("这个 IP 在 S3 日志里"): a part of an upload's name right
+        // Even after a field's word ("这个 IP 在 db 日志里"): a part of an upload's name right
         // before a word for a log names that log.
         Lit::Ident(t)
             if source == Source::Log

@@ -119,7 +119,7 @@ pub(super) fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mu
                     .trim_end()
                     .ends_with(|ch: char| ch.is_ascii_digit())
             };
-            // "by show", "按 show 分组": right after a grouping word, a name written as the
+            // "by list", "按 list 分组": right after a grouping word, a name written as the
             // log writes it is that field, whatever else the word means.
             let grouped =
                 lower[start..end] == name && right_after_a_key_word(lower, hits, start, end);
@@ -259,8 +259,8 @@ fn column_named_at(
     if by_last {
         at.extend(crate::lexicon::occurrences(lower, &last));
     }
-    // A dotted tail of the path no other field ends with (`capture.kernel_drops` for
-    // `stats.capture.kernel_drops`).
+    // A dotted tail of the path no other field ends with (`queue.dropped` for
+    // `health.queue.dropped`).
     let dots: Vec<usize> = name.match_indices('.').map(|(i, _)| i + 1).collect();
     for &from in dots.iter().rev().skip(1) {
         let tail = &name[from..];
@@ -273,7 +273,7 @@ fn column_named_at(
         }
     }
     // `response_flags` said as "response flags", `fault.class` as "fault class(es)",
-    // `turn_around_time` as "Turn-Around Time" (`unhyphened`: a hyphen read as a space,
+    // `time_to_first_byte` as "Time-To-First-Byte" (`unhyphened`: a hyphen read as a space,
     // same offsets).
     for spaced in [
         last.replace(['_', '-'], " "),
@@ -329,7 +329,7 @@ fn said_in_words(
     at
 }
 
-/// "severity 1" of Suricata's alerts: a lexicon word for a role the log answers with
+/// "alerts of severity 3" in an IDS log: a lexicon word for a role the log answers with
 /// another column (`alert.metadata.signature_severity`) names the one nested key whose last
 /// segment it is (`alert.severity`) instead.
 fn last_segment_over_role(lower: &str, columns: &[Column], hits: &[Hit]) -> Vec<Hit> {

@@ -35,7 +35,7 @@ pub(super) fn cue_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filt
             out.push(f);
         }
     }
-    // "errors (prio err or worse)": a level said again with "or worse" is that range, not
+    // "errors, error or worse": a level said again with "or worse" is that range, not
     // the one level and the range together.
     out.retain(|f| {
         !(f.op == FilterOp::Eq

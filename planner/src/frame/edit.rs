@@ -99,7 +99,7 @@ fn of_the_item(lex: &Lexicon, p: &Parsed, q: &mut Query, item: &[(String, String
     if q.group_by.is_empty() && q.measure != Measure::Rows && !own && !stat {
         q.measure = Measure::Count;
     }
-    // "这个 IP 总共有几条请求", "how many requests did it send in all": every event of the
+    // "这个客户端一共发了多少请求", "how many requests did it send in all": every event of the
     // item, the last query's other conditions put aside.
     if p.has(|c| c == Cue::Total) && lex.grammar.all_events.occur_in(&p.lower) {
         q.filters.retain(|f| {

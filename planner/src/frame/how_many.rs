@@ -93,7 +93,7 @@ fn several_after(after: &str) -> bool {
             && w.ends_with('s')
             && !(w.ends_with("ss") || w.ends_with("us") || w.ends_with("is"))
     };
-    // "the last stats event": a plural-looking name before a singular noun for an event
+    // "the last health event": a plural-looking name before a singular noun for an event
     // is that one event's kind.
     let events = &lexicon().grammar.event_words;
     let one_event = words.next().is_some_and(|w| {

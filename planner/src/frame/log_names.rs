@@ -145,7 +145,7 @@ fn uploads_named_whole(lower: &str, ctx: &FrameCtx, n: &mut Named) {
 /// operator brought from there); a URL path ("/v2/search") is a literal; any other path on
 /// the host is not a condition, but is where a filesystem question asks about.
 fn paths_named(text: &str, ctx: &FrameCtx, n: &mut Named) {
-    // A log of requests makes "/feeds/radio.xml" a request's path, not a file on the host.
+    // A log of requests makes "/reports/q3.pdf" a request's path, not a file on the host.
     let requests_logged = ctx.uploads.iter().any(|u| {
         u.columns
             .iter()
@@ -231,7 +231,7 @@ fn logs_named_by_kind<'a>(
 
 /// Whether a word is too short to name a log: three letters do when they are no function
 /// word ("bff" for `storefront-bff.log`; not "all" or "log"), two only right before a
-/// word for a log (`after`: "S3 日志", "the db log").
+/// word for a log (`after`: "ox 日志", "the ox log").
 fn too_short(word: &str, after: &str) -> bool {
     let after = after.trim_start();
     let before_log = after.starts_with("日志") || after.starts_with("log");

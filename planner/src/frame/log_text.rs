@@ -87,7 +87,7 @@ pub(super) fn unquoted_log_text(
 }
 
 /// A run split where a comma has no space after it: a Chinese comma between two clauses
-/// ("REST.PUT.OBJECT，Total Time"), which a log's English never writes so. Digits on both
+/// ("REST.COPY.OBJECT，Bytes Sent"), which a log's English never writes so. Digits on both
 /// sides are one number ("1,234").
 fn at_tight_commas(text: &str, (s, e): (usize, usize)) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
@@ -108,8 +108,8 @@ fn at_tight_commas(text: &str, (s, e): (usize, usize)) -> Vec<(usize, usize)> {
     out
 }
 
-/// A run whose closing parenthesis holds a field said with its value ("REST.PUT.OBJECT
-/// (HTTP status 200)", "(status=503)") without that gloss: the parenthesis states a
+/// A run whose closing parenthesis holds a field said with its value ("REST.COPY.OBJECT
+/// (HTTP status 206)", "(status=503)") without that gloss: the parenthesis states a
 /// condition of the question, the words before it are the log's.
 fn without_a_stated_gloss<'a>(text: &str, hits: &[Hit], run: &'a str) -> &'a str {
     let Some(open) = run.rfind('(').filter(|_| run.ends_with(')')) else {

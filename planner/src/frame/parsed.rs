@@ -119,7 +119,7 @@ fn no_cues_inside_text(text: &str, lower: &str, hits: &mut Vec<Hit>, lits: &mut 
         })
     });
     let mut glosses = gloss_spans(text, lower, lits);
-    // "REST.PUT.OBJECT (HTTP status 200)": a parenthesis stating a field's value is a
+    // "REST.COPY.OBJECT (HTTP status 206)": a parenthesis stating a field's value is a
     // condition of the question, not a gloss.
     glosses.retain(|&span| !super::log_text::states_a_value(text, hits, span));
     let inside = |s: usize, e: usize| glosses.iter().any(|&(a, b)| a <= s && e <= b);

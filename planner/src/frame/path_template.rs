@@ -1,6 +1,6 @@
-//! A request path written as a template ("/feeds/xxx.xml", "/e/{show}/{ep}.mp3",
+//! A request path written as a template ("/reports/xxx.pdf", "/img/{album}/{n}.jpg",
 //! "/users/:id", "/img/*.png"): the paths it stands for, as a regex, and the grouping a
-//! ranking over it asks ("the most requested /feeds/xxx.xml": which of those paths).
+//! ranking over it asks ("the most requested /reports/xxx.pdf": which of those paths).
 
 use llmops_common::query::{Field, FilterOp, Measure, Query, Scalar};
 
@@ -51,7 +51,7 @@ pub(super) fn regex(path: &str) -> Option<String> {
     any.then_some(out)
 }
 
-/// "top 3 /feeds/xxx.xml", "被请求最多的 /e/{show}/{ep}.mp3": a ranking over a template's
+/// "top 3 /reports/xxx.pdf", "被请求最多的 /img/{album}/{n}.jpg": a ranking over a template's
 /// paths with nothing else grouped ranks the paths themselves.
 pub(super) fn ranked_paths(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     let template = q.filters.iter().any(|f| {
@@ -72,16 +72,16 @@ mod tests {
     #[test]
     fn templates_match_the_paths_they_stand_for() {
         let re = |t: &str| ::regex::Regex::new(&regex(t).expect("a template")).expect("valid");
-        let feeds = re("/feeds/xxx.xml");
-        assert!(feeds.is_match("/feeds/night-radio.xml"));
-        assert!(feeds.is_match("/feeds/night-radio.xml?since=3"));
-        assert!(!feeds.is_match("/feeds/a/b.xml") && !feeds.is_match("/feeds/a.json"));
-        let ep = re("/e/{show}/{ep}.mp3");
-        assert!(ep.is_match("/e/tin-roof/e0154.mp3") && !ep.is_match("/e/tin-roof.mp3"));
+        let reports = re("/reports/xxx.pdf");
+        assert!(reports.is_match("/reports/q3-sales.pdf"));
+        assert!(reports.is_match("/reports/q3-sales.pdf?dl=1"));
+        assert!(!reports.is_match("/reports/a/b.pdf") && !reports.is_match("/reports/a.csv"));
+        let ep = re("/img/{album}/{n}.jpg");
+        assert!(ep.is_match("/img/harbour/0154.jpg") && !ep.is_match("/img/harbour.jpg"));
         assert!(re("/users/:id/orders").is_match("https://api.example/users/42/orders"));
         assert!(re("/img/*.png").is_match("/img/logo.png"));
         assert!(re("/v2/<ref>").is_match("/v2/AB12"));
-        assert_eq!(regex("/feeds/night-radio.xml"), None, "no placeholder");
+        assert_eq!(regex("/reports/q3-sales.pdf"), None, "no placeholder");
         assert_eq!(regex("/api/xxxl/size"), None, "a word with x's is a word");
     }
 }

@@ -1,5 +1,5 @@
-//! The values a question asks of the events it lists: "the kernel drops in the last stats
-//! event", "最后一条 stats 事件的 capture.kernel_drops 是多少". A field named beside the
+//! The values a question asks of the events it lists: "the dropped count of the last
+//! health event", "最后一条 flow 事件的 pkts_toserver 是多少". A field named beside the
 //! first or last events, which no condition, grouping or sort reads, is what each listed
 //! row shows first.
 
@@ -12,14 +12,14 @@ use crate::lexicon::{Hit, Lexicon};
 const ALWAYS_SHOWN: [&str; 4] = ["time", "message", "template", "line"];
 
 /// Fills `q.show` when `q` lists events by time; `before` is the field the question's
-/// measure read before the listing replaced it ("the last stats event's kernel drops" read
-/// as a count of kernel drops).
+/// measure read before the listing replaced it ("the last health event's dropped count" read
+/// as a count of drops).
 pub(super) fn asked_of_rows(lex: &Lexicon, p: &Parsed, before: Option<Field>, q: &mut Query) {
     let by_time = q.field.as_ref().is_some_and(|f| f.as_str() == "time");
     if q.source != Source::Log || q.measure != Measure::Rows || !by_time {
         return;
     }
-    // A name that says whose log it is ("the ELB's first 504", "the bucket's access log")
+    // A name that says whose log it is ("the gateway's first 502", "the cdn's access log")
     // asks nothing of the events.
     let names_the_log = |h: &Hit| {
         let word = p.text.get(h.start..h.end).unwrap_or("");
@@ -42,7 +42,7 @@ pub(super) fn asked_of_rows(lex: &Lexicon, p: &Parsed, before: Option<Field>, q:
     }
 }
 
-/// "whats its trace.id", "它的 client 是谁" after one event: the fields named are what the
+/// "and its req_id?", "它的 client 是谁" after one event: the fields named are what the
 /// event's row shows first (its line may be cut before them).
 pub(super) fn asked_of_the_event(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     if q.source != Source::Log {

@@ -654,7 +654,7 @@ fn a_level_and_above_takes_the_more_severe_levels() {
         ("how many warnings and above in sorter.log", 3),
         ("errors or worse in sorter.log, how many", 4),
         // The level said twice, once with "or worse", is the range.
-        ("how many errors (err or worse) in sorter.log", 4),
+        ("in sorter.log, errors: error or worse, how many", 4),
     ] {
         assert_eq!(number(&log.answer(q)), at_least(from), "{q}");
     }

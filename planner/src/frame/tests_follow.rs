@@ -760,7 +760,7 @@ fn when_and_what_after_a_count_lists_the_events() {
     assert!(f.as_ref().is_none_or(|f| f["measure"] != "rows"), "{f:?}");
 }
 
-/// "这个 IP 总共有几条请求" after the IP with the most of some error: all of that IP's
+/// "这个客户端一共发了多少请求" after the client with the most of some error: all of its
 /// requests; "它总共连过几回" (its connections, the last condition's own events) keeps it.
 #[test]
 fn all_of_the_items_events_in_total() {
@@ -770,7 +770,7 @@ fn all_of_the_items_events_in_total() {
         &[("client", "10.9.8.7")],
     );
     for t in [
-        "这个 IP 总共有几条请求？",
+        "这个客户端一共发了多少请求？",
         "how many requests did it send in total",
     ] {
         let f = edit(t, &top);

@@ -505,23 +505,23 @@ fn a_name_joined_by_at_is_one_value_and_names_no_log() {
     assert!(f["files"].to_string().contains("rabbit@mq-01.log"), "{f}");
 }
 
-/// Two letters name a log right before a word for a log ("S3 日志", "the db log").
+/// Two letters name a log right before a word for a log ("ox 日志", "the ox log").
 #[test]
 fn two_letters_before_a_word_for_a_log_name_it() {
-    let ups = uploads(&["s3-media-20310603.log", "api.log"]);
-    let f = query_over(&ups, "S3 日志里 503 有多少");
+    let ups = uploads(&["ox-billing-20310603.log", "api.log"]);
+    let f = query_over(&ups, "ox 日志里有几条 ERROR");
     assert_eq!(f["files"].as_array().map(Vec::len), Some(1), "{f}");
     assert!(
         f["files"][0]
             .as_str()
-            .is_some_and(|p| p.ends_with("s3-media-20310603.log")),
+            .is_some_and(|p| p.ends_with("ox-billing-20310603.log")),
         "{f}"
     );
-    let f = query_over(&ups, "how many 503s in the s3 log");
+    let f = query_over(&ups, "how many errors in the ox log");
     assert!(
         f["files"][0]
             .as_str()
-            .is_some_and(|p| p.ends_with("s3-media-20310603.log")),
+            .is_some_and(|p| p.ends_with("ox-billing-20310603.log")),
         "{f}"
     );
 }

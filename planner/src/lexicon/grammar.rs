@@ -262,7 +262,7 @@ pub struct Grammar {
     #[serde(default)]
     pub answer_exact: Words,
     /// Nouns for a log's events, one or several ("event", "records", "事件"): after a
-    /// kind's value ("dns events") and after a plural-looking name ("the last stats event").
+    /// kind's value ("dns events") and after a plural-looking name ("the last health event").
     #[serde(default)]
     pub event_words: Words,
     /// Words for every event of a log, whatever it says ("requests", "请求", "lines"): with

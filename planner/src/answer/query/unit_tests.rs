@@ -176,19 +176,19 @@ fn one_event_by_a_field_shows_its_time_and_line() {
     );
 }
 
-/// "the kernel drops in the last stats event": the one event leads with the value asked
+/// "the dropped count of the last health event": the one event leads with the value asked
 /// of it, by the field the engine used for the name asked.
 #[test]
 fn one_event_leads_with_the_value_asked_of_it() {
     use llmops_common::query::{Field, FieldValue, Query, QueryValue, Resolved, Row};
     let row = Row {
-        file: Some("eve.json".into()),
+        file: Some("sensor.json".into()),
         line: 5488,
         time: Some("2031-07-01T04:10:00".into()),
-        text: "{\"event_type\":\"stats\",...}".into(),
+        text: "{\"event_type\":\"health\",...}".into(),
         lines: 1,
         fields: vec![FieldValue {
-            name: "stats.capture.kernel_drops".into(),
+            name: "health.queue.dropped".into(),
             value: "8120".into(),
         }],
         repeats: None,
@@ -198,15 +198,15 @@ fn one_event_leads_with_the_value_asked_of_it() {
             field: Some(Field::new("time")),
             limit: Some(1),
             measure: llmops_common::query::Measure::Rows,
-            show: vec![Field::new("capture.kernel_drops")],
+            show: vec![Field::new("queue.dropped")],
             ..Query::default()
         },
-        described_zh: "最新的 stats 事件".into(),
-        described_en: "the latest stats event".into(),
+        described_zh: "最新的 health 事件".into(),
+        described_en: "the latest health event".into(),
         sources: vec![],
         resolved: vec![Resolved {
-            asked: Field::new("capture.kernel_drops"),
-            used: "stats.capture.kernel_drops".into(),
+            asked: Field::new("queue.dropped"),
+            used: "health.queue.dropped".into(),
             unit: Unit::None,
         }],
         matched: 12,
@@ -221,7 +221,7 @@ fn one_event_leads_with_the_value_asked_of_it() {
     };
     let en = lead(&r, Lang::En);
     assert!(
-        en.starts_with("the latest stats event: stats.capture.kernel_drops = **8120**"),
+        en.starts_with("the latest health event: health.queue.dropped = **8120**"),
         "{en}"
     );
     assert!(
@@ -229,7 +229,7 @@ fn one_event_leads_with_the_value_asked_of_it() {
         "{en}"
     );
     let zh = lead(&r, Lang::Zh);
-    assert!(zh.contains("stats.capture.kernel_drops = **8120**"), "{zh}");
+    assert!(zh.contains("health.queue.dropped = **8120**"), "{zh}");
 }
 
 /// Sizes are also shown as `df -h` prints them: 45216645120 B is 42.1 GiB, and `df -h`
