@@ -237,6 +237,13 @@ fn scan(line: &[u8], from: usize, keys_only: bool) -> Option<(Level, usize)> {
             continue;
         }
         let word = &line[start..end];
+        // Heroku's (and l2met's) logfmt writes the level as `at=error`.
+        if word == b"at" && line.get(end) == Some(&b'=') {
+            if let Some(hit) = key_value(line, start, end) {
+                return Some(hit);
+            }
+            continue;
+        }
         if word.len() < 3 || word.len() > 9 {
             continue;
         }
@@ -267,11 +274,29 @@ fn scan(line: &[u8], from: usize, keys_only: bool) -> Option<(Level, usize)> {
         if opens && next == b':' && bare {
             return Some((level, end + 1));
         }
+        // `heroku[web.1]: Error R14 (Memory quota exceeded)`, `: ERROR 1045 (28000): …`: a
+        // level word opening the text, capitalised, before an error's code.
+        if opens && next == b' ' && word[0].is_ascii_uppercase() && code_follows(line, end + 1) {
+            return Some((level, end));
+        }
         if upper && bare {
             return Some((level, end));
         }
     }
     None
+}
+
+/// Whether an error code (`R14`, `E11000`, `1045`: capitals, then digits) starts at `i`
+/// and ends at a blank, `:`, `(` or the line's end.
+fn code_follows(line: &[u8], i: usize) -> bool {
+    let rest = line.get(i..).unwrap_or_default();
+    let letters = rest.iter().take_while(|b| b.is_ascii_uppercase()).count();
+    let digits = rest[letters..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let after = rest.get(letters + digits).copied();
+    letters <= 3 && digits > 0 && matches!(after, None | Some(b' ' | b':' | b'('))
 }
 
 #[cfg(test)]
@@ -304,6 +329,15 @@ mod tests {
                 Level::Error,
             ),
             ("May  1 10:00:00 web01 app[12]: INFO started", Level::Info),
+            (
+                "2031-03-04T01:00:00+00:00 heroku[web.1]: Error R14 (Memory quota exceeded)",
+                Level::Error,
+            ),
+            (
+                "2031-03-04T01:00:00+00:00 heroku[router]: at=error code=H12 desc=\"x\"",
+                Level::Error,
+            ),
+            ("app[web.1]: Error handling request", Level::None),
             (
                 "{\"msg\":\"ERROR in payload\",\"level\":\"info\"}",
                 Level::Info,

@@ -63,6 +63,8 @@ mod tests_formats;
 #[cfg(test)]
 mod tests_formats_cloud;
 #[cfg(test)]
+mod tests_formats_paas;
+#[cfg(test)]
 mod tests_formats_runtimes;
 #[cfg(test)]
 mod tests_formats_services;

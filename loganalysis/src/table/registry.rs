@@ -59,6 +59,11 @@ const BUILTIN: &[(&str, &str)] = &[
     ("postfix.toml", include_str!("../../formats/postfix.toml")),
     ("jvm_gc.toml", include_str!("../../formats/jvm_gc.toml")),
     ("pm2.toml", include_str!("../../formats/pm2.toml")),
+    ("heroku.toml", include_str!("../../formats/heroku.toml")),
+    (
+        "elixir_logger.toml",
+        include_str!("../../formats/elixir_logger.toml"),
+    ),
     (
         "clickhouse.toml",
         include_str!("../../formats/clickhouse.toml"),

@@ -45,6 +45,9 @@ struct TableToml {
     /// is said without them too ("water", "load").
     #[serde(default)]
     spoken_suffix: Vec<String>,
+    /// Whole keys with the unit their product documents (`latencies.proxy:ms`).
+    #[serde(default)]
+    unit_keys: Vec<String>,
 }
 
 /// What a key name says about its field.
@@ -187,7 +190,37 @@ pub fn spoken_names(key: &str) -> Vec<String> {
             }
         }
     }
+    out.extend(said_with_parent(key));
     out.dedup();
+    out
+}
+
+/// A nested key said with the object it sits in: `response.size` is "response size", and a
+/// part of a plural object is said before it in the singular (`latencies.proxy`, "proxy
+/// latency"; `timings.db`, "db timing").
+fn said_with_parent(key: &str) -> Vec<String> {
+    let mut parts = key.rsplit('.');
+    let (Some(last), Some(parent)) = (parts.next(), parts.next()) else {
+        return Vec::new();
+    };
+    let words = |s: &str| snake(s).replace('_', " ");
+    let (last, parent) = (words(last), words(parent));
+    if last.is_empty() || parent.is_empty() || parent.bytes().any(|b| b.is_ascii_digit()) {
+        return Vec::new();
+    }
+    let mut out = vec![format!("{parent} {last}")];
+    let singular = parent
+        .strip_suffix("ies")
+        .map(|s| format!("{s}y"))
+        .or_else(|| {
+            parent
+                .strip_suffix('s')
+                .filter(|s| !s.ends_with('s'))
+                .map(str::to_string)
+        });
+    if let Some(one) = singular.filter(|s| s.len() >= 3) {
+        out.push(format!("{last} {one}"));
+    }
     out
 }
 
@@ -243,6 +276,13 @@ pub fn infer(key: &str) -> Option<Inferred> {
 /// The unit a key's name ends in (`queue_wait_ms`, `volume_ml`, `rss_mb`), whether or not
 /// the key has a role: a number written under such a name is in that unit.
 pub fn suffix_unit(key: &str) -> Option<Unit> {
+    let documented = table().unit_keys.iter().find_map(|k| {
+        let (name, unit) = k.split_once(':')?;
+        name.eq_ignore_ascii_case(key).then(|| unit_named(unit))?
+    });
+    if documented.is_some() {
+        return documented;
+    }
     let last = key.rsplit('.').next().unwrap_or(key);
     let names = [last.to_ascii_lowercase(), snake(last)];
     table()
@@ -287,6 +327,15 @@ mod tests {
         );
         assert_eq!(spoken_names("cs-uri-stem"), ["cs uri stem", "uri stem"]);
         assert_eq!(spoken_names("sc-status"), ["sc status"]);
+        assert_eq!(spoken_names("response.size"), ["response size"]);
+        assert_eq!(
+            spoken_names("latencies.proxy"),
+            ["latencies proxy", "proxy latency"]
+        );
+        assert_eq!(
+            spoken_names("timings.db_ms"),
+            ["db ms", "db", "timings db ms", "db ms timing"]
+        );
     }
 
     #[test]

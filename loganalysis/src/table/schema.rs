@@ -97,7 +97,10 @@ impl Schema {
             }
             return;
         }
+        // A flag (`preserve_host: false`) is no host, path or user, whatever its name ends in.
+        let flag = matches!(example, "true" | "false");
         let inferred = super::roles::infer(key)
+            .filter(|_| !flag)
             .map(|i| time_as_duration(i, example))
             .or_else(|| self.role_by_value(example));
         let (mut kind, mut unit, roles) = match (&inferred, super::roles::suffix_unit(key)) {

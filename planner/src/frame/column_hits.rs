@@ -44,26 +44,34 @@ fn said_at(
     at
 }
 
-/// "which dock": a nested object named by its key is its `id` (or its `name`) when it has
-/// one and no field is named so itself (`dock.id` of `dock.{id,region}`).
+/// "which dock": a nested object named by its key is what names it, when it has such a key
+/// and no field is named so itself: its `name` or `username` before its `id` (`dock.id` of
+/// `dock.{id,region}`, `consumer.username` of `consumer.{id,username}`): an operator reads a
+/// name where there is one.
 fn an_objects_id(lower: &str, columns: &[Column], c: &Column) -> Vec<(usize, usize)> {
-    let name = c.name.to_ascii_lowercase();
-    let Some((object, key)) = name.rsplit_once('.') else {
+    let Some(object) = object_named_by(columns, c) else {
         return Vec::new();
     };
-    let named = |n: &str| columns.iter().any(|o| o.name.eq_ignore_ascii_case(n));
-    let id = key == "id" || (key == "name" && !named(&format!("{object}.id")));
-    if !id || object.len() < 3 || object.contains('.') || named(object) {
-        return Vec::new();
-    }
-    let mut at = crate::lexicon::occurrences(lower, object);
+    let mut at = crate::lexicon::occurrences(lower, &object);
     at.extend(crate::lexicon::occurrences(lower, &format!("{object}s")));
     at
 }
 
+/// The object (lower-cased) that column `c` names, when it is one's naming key.
+fn object_named_by(columns: &[Column], c: &Column) -> Option<String> {
+    const NAMING: [&str; 3] = ["name", "username", "id"];
+    let name = c.name.to_ascii_lowercase();
+    let (object, key) = name.rsplit_once('.')?;
+    let named = |n: &str| columns.iter().any(|o| o.name.eq_ignore_ascii_case(n));
+    let first = NAMING.iter().find(|k| named(&format!("{object}.{k}")));
+    let names = first == Some(&key) && object.len() >= 3 && !object.contains('.');
+    (names && !named(object)).then(|| object.to_string())
+}
+
 /// Whether the lexicon's hit `h` on the span gives way to the log's own field `c`: a field
 /// word for a field the log lacks (zap's `caller` beside the lexicon's "caller" for a
-/// client), a system table's word the log writes as a field's name (Kafka's `partition`),
+/// client), the word of an object the log writes (Kong's `route.name` for "route", not the
+/// path), a system table's word the log writes as a field's name (Kafka's `partition`),
 /// or the key written exactly where it holds the role the lexicon's word reads (a `took`
 /// beside an `elapsed`, both durations).
 fn the_logs_own(
@@ -79,6 +87,7 @@ fn the_logs_own(
             Cue::Field(k) => {
                 let f = &lexicon().fields[k].field;
                 super::value_words::column_for(columns, f).is_none()
+                    || object_named_by(columns, c).is_some_and(|o| lower[span.0..span.1] == o)
                     || (lower[span.0..span.1] == name
                         && !f.eq_ignore_ascii_case(&name)
                         && c.roles.iter().any(|r| r == f))
