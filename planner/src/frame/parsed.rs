@@ -144,6 +144,22 @@ impl Parsed {
         })
     }
 
+    /// Whether a word of four letters or more is one part of a name the log's sample
+    /// writes between dots, slashes or dashes (`postgrex` of `Postgrex.Protocol`,
+    /// `checkout` of `/api/checkout`): the events that name it are what is asked about. A
+    /// whole value is [`Self::column_with_value`]'s.
+    pub fn part_of_a_logged_name(&self, word: &str) -> bool {
+        word.chars().count() >= 4
+            && self.columns.iter().filter(|c| !c.numeric).any(|c| {
+                c.values.iter().any(|v| {
+                    !v.trim().contains(char::is_whitespace)
+                        && !v.eq_ignore_ascii_case(word)
+                        && v.split(|ch: char| !ch.is_ascii_alphanumeric())
+                            .any(|t| t.eq_ignore_ascii_case(word))
+                })
+            })
+    }
+
     /// The one column of the log whose sampled values include `word` (case ignored), and
     /// that value as the log writes it: "UF" is a `response_flags`, "sshd" a `jail`.
     /// Columns that name who did something (a program, a host, a user) are left out: their

@@ -99,7 +99,8 @@ fn logs_at_hand(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Vec<String> {
 /// The system table a word names ("listening", "disks"), unless a level or an event tag
 /// only a log has keeps it on the log at hand: the table's word is the log's field ("哪个
 /// systemd unit 报错最多" over a journal, "which process got OOM-killed" over a kernel
-/// log). Not "failed": units fail too.
+/// log). Not "failed": units fail too. A name the log writes keeps it there as well
+/// ("redis 连接失败几次" over a log that names `Redix.Connection`).
 fn table_by_word(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<(Source, Vec<String>)> {
     const SYSTEM: [Source; 4] = [
         Source::Sockets,
@@ -119,7 +120,10 @@ fn table_by_word(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<(Source, V
             f.field.as_deref() == Some("level")
                 || (f.op == FilterOp::Tag && f.value != Scalar::Text("failure".into()))
         })
-    });
+    }) || p
+        .lits
+        .iter()
+        .any(|l| matches!(&l.lit, Lit::Word(w) if p.part_of_a_logged_name(w)));
     Some(match context_log(ctx) {
         Some(f) if log_condition => (Source::Log, vec![f]),
         _ => (s, Vec::new()),
@@ -188,7 +192,7 @@ fn table_by_field(lex: &Lexicon, p: &Parsed, filesystem_path: bool) -> Option<So
 /// Whether an English word at `at` stands where a name does: whose the field is ("the
 /// parent of sshd") or the subject of the question ("how much memory does sshd use",
 /// "what user is redis running as").
-fn stands_as_a_name(p: &Parsed, at: usize) -> bool {
+pub(super) fn stands_as_a_name(p: &Parsed, at: usize) -> bool {
     let before = p.lower[..at].trim_end();
     let helping = &crate::lexicon::lexicon().grammar.helping;
     helping

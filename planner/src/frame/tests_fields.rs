@@ -485,3 +485,62 @@ fn kinds_of_events_nested_keys_and_a_value_of_the_latest_event() {
         assert_eq!(f["show"], json!(["flow.pkts_toserver"]), "{text}: {f}");
     }
 }
+
+/// A gateway's nested JSON: a part of a plural object is said before it ("upstream
+/// latency" of `latencies.upstream`), a key with its object ("request size"), and an
+/// object named by its key is its name before its id ("which tenant", "per route").
+#[test]
+fn nested_keys_are_said_with_their_objects_and_objects_by_their_names() {
+    let ups = log(
+        "gw.json",
+        Some("json_lines"),
+        vec![
+            column("started_at", false, &["time"], &[]),
+            column("latencies.total", true, &["duration"], &[]),
+            column("latencies.upstream", true, &[], &[]),
+            column("request.size", true, &["bytes"], &[]),
+            column("response.status", false, &["status"], &["200", "503"]),
+            column("tenant.id", false, &[], &["t-1", "t-2"]),
+            column("tenant.username", false, &["user"], &["acme", "globex"]),
+            column("route.id", false, &[], &["r-1"]),
+            column("route.name", false, &[], &["orders-route"]),
+            column("request.uri", false, &["path"], &["/orders/1"]),
+        ],
+    );
+    let q = query(&ups, "p99 upstream latency");
+    assert_eq!(q["field"], "latencies.upstream", "{q}");
+    let q = query(&ups, "average request size");
+    assert_eq!(q["field"], "request.size", "{q}");
+    let q = query(&ups, "which tenant sent the most requests");
+    assert_eq!(q["group_by"], json!(["tenant.username"]), "{q}");
+    let q = query(&ups, "503s per route");
+    assert_eq!(q["group_by"], json!(["route.name"]), "{q}");
+}
+
+/// A name the log writes as one part of a value (`Redix.Connection`) is what the events
+/// are about, typed in lower case as the subject of a verb, and it keeps a word of a
+/// system table ("连接") on the log.
+#[test]
+fn a_part_of_a_logged_name_is_looked_for_in_the_events() {
+    let ups = log(
+        "app.log",
+        Some("elixir_logger"),
+        vec![
+            column("time", false, &["time"], &[]),
+            column("level", false, &["level"], &["INFO", "ERROR"]),
+            column("module", false, &["logger"], &["Redix.Connection"]),
+        ],
+    );
+    let has_redix = |q: &Value| {
+        q["filters"].as_array().is_some_and(|fs| {
+            fs.iter()
+                .any(|f| f["op"] == "contains" && f["value"] == "redix")
+        })
+    };
+    let q = query(&ups, "how many times did redix drop the connection");
+    assert!(has_redix(&q), "{q}");
+    let f = frame(&ups, "redix 连接断了几次");
+    assert_eq!(f.query.source, llmops_common::query::Source::Log);
+    let q = serde_json::to_value(&f.query).expect("serialises");
+    assert!(has_redix(&q), "{q}");
+}
