@@ -48,6 +48,9 @@ struct TableToml {
     /// Whole keys with the unit their product documents (`latencies.proxy:ms`).
     #[serde(default)]
     unit_keys: Vec<String>,
+    /// Role keys that give no role as a key's last word (`uid`: `rule_uid` is a rule's).
+    #[serde(default)]
+    whole_only: Vec<String>,
 }
 
 /// What a key name says about its field.
@@ -58,6 +61,8 @@ pub struct Inferred {
     pub unit: Unit,
     /// The unit is the role's default: the name says none (`Duration`, not `took_ms`).
     pub unit_defaulted: bool,
+    /// Read from the key's last word only (`upstream_status`, `log_status`).
+    pub by_word: bool,
 }
 
 fn table() -> &'static TableToml {
@@ -246,7 +251,12 @@ pub fn key_rank(role: &str, key: &str) -> Option<usize> {
 /// The role a key name implies, with its kind and unit.
 pub fn infer(key: &str) -> Option<Inferred> {
     let t = table();
-    for (name, suffix_unit) in candidates(key).0 {
+    let (names, whole) = candidates(key);
+    for (at, (name, suffix_unit)) in names.into_iter().enumerate() {
+        let by_word = at >= whole;
+        if by_word && t.whole_only.contains(&name) {
+            continue;
+        }
         for r in &t.role {
             for k in &r.keys {
                 let (k, unit) = match k.split_once(':') {
@@ -266,6 +276,7 @@ pub fn infer(key: &str) -> Option<Inferred> {
                     kind,
                     unit: suffix_unit.or(unit).unwrap_or(r.unit),
                     unit_defaulted: suffix_unit.or(unit).is_none(),
+                    by_word,
                 });
             }
         }
@@ -394,6 +405,9 @@ mod tests {
         assert_eq!(infer("client_ip").expect("ip").role, "client");
         assert_eq!(infer("duration_us").expect("us").unit, Unit::Us);
         assert!(infer("payload").is_none());
+        // A rule's or a trace's uid is no user; a user's is.
+        assert!(infer("rule_uid").is_none());
+        assert_eq!(infer("uid").expect("uid").role, "user");
     }
 
     #[test]

@@ -99,8 +99,16 @@ impl Schema {
         }
         // A flag (`preserve_host: false`) is no host, path or user, whatever its name ends in.
         let flag = matches!(example, "true" | "false");
+        // A role of numbers read from a key's last word only holds numbers (VPC Flow's
+        // `log_status` is `OK`, no HTTP status).
+        let words_for_numbers = |i: &super::roles::Inferred| {
+            i.by_word
+                && i.kind == FieldKind::Integer
+                && !example.is_empty()
+                && !looks_numeric(example)
+        };
         let inferred = super::roles::infer(key)
-            .filter(|_| !flag)
+            .filter(|i| !flag && !words_for_numbers(i))
             .map(|i| time_as_duration(i, example))
             .or_else(|| self.role_by_value(example));
         let (mut kind, mut unit, roles) = match (&inferred, super::roles::suffix_unit(key)) {
@@ -176,6 +184,7 @@ fn time_as_duration(i: super::roles::Inferred, example: &str) -> super::roles::I
         kind: FieldKind::Number,
         unit: Unit::S,
         unit_defaulted: true,
+        by_word: false,
     }
 }
 
@@ -199,6 +208,7 @@ impl Schema {
             kind: role.1,
             unit: Unit::None,
             unit_defaulted: true,
+            by_word: false,
         })
     }
 }

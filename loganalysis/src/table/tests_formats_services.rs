@@ -1,6 +1,7 @@
 //! Service logs with layouts of their own (Airflow tasks, PHP-FPM's master, the Jenkins
 //! controller, HAProxy's TCP sessions, ClickHouse's server log) planted event by event:
-//! the format is detected and levels, fields and figures match the planted ones.
+//! the format is detected and levels, fields and figures match the planted ones; and
+//! sudo's lines in an auth.log.
 
 use std::collections::BTreeMap;
 
@@ -249,4 +250,50 @@ fn clickhouse_queries_their_times_and_stack_traces() {
         "no id is none"
     );
     assert_eq!(stat(d, name, Measure::Max, "elapsed"), slowest);
+}
+
+/// An auth.log's sudo lines: who ran what as whom, the whole command line with its
+/// arguments, and PAM's failures of the same users.
+#[test]
+fn sudo_lines_give_the_invoking_user_the_target_and_the_whole_command() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "auth.log";
+    let mut rng = Lcg(59);
+    let users = ["deploy", "alice", "bob"];
+    let commands = [
+        "/usr/bin/systemctl restart nginx",
+        "/usr/bin/journalctl -u postgresql --since today",
+        "/usr/bin/apt upgrade -y",
+    ];
+    let mut text = String::new();
+    let (mut by_user, mut restarts, mut as_postgres) = (BTreeMap::new(), 0u64, 0u64);
+    for i in 0..200u32 {
+        let clock = format!("2031-06-03T02:{:02}:{:02}.478163+00:00", i / 60, i % 60);
+        let user = users[rng.next(3) as usize];
+        *by_user.entry(user.to_string()).or_insert(0u64) += 1;
+        if rng.next(5) == 0 {
+            text += &format!("{clock} db-02 sudo: pam_unix(sudo:auth): authentication failure; logname={user} uid=1002 euid=0 tty=/dev/pts/3 ruser={user} rhost=  user={user}\n");
+            continue;
+        }
+        let command = commands[rng.next(3) as usize];
+        restarts += u64::from(command.ends_with("restart nginx"));
+        let target = if rng.next(4) == 0 { "postgres" } else { "root" };
+        as_postgres += u64::from(target == "postgres");
+        text += &format!("{clock} db-02 sudo:   {user} : TTY=pts/{} ; PWD=/home/{user} ; USER={target} ; COMMAND={command}\n", rng.next(4));
+        if i % 10 == 0 {
+            text += &format!("{clock} db-02 CRON[{}]: pam_unix(cron:session): session opened for user root(uid=0) by (uid=0)\n", 4000 + i);
+        }
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "syslog_iso");
+    let sudo = vec![eq("program", "sudo")];
+    assert_eq!(groups(d, name, sudo, "user"), by_user);
+    let restart = Filter::new(
+        Some(Field::new("COMMAND")),
+        FilterOp::Contains,
+        Scalar::Text("restart nginx".into()),
+    );
+    assert_eq!(count(d, name, vec![restart]), restarts);
+    assert_eq!(count(d, name, vec![eq("USER", "postgres")]), as_postgres);
 }

@@ -344,3 +344,30 @@ fn a_column_quoted_only_where_a_value_needs_it_reads_every_value() {
         "{perl}"
     );
 }
+
+/// A flow log's `log-status` (`OK`, `NODATA`) is a status by its name's last word only, and
+/// holds words: no HTTP status a "5xx" question could read.
+#[test]
+fn a_status_of_words_read_from_a_names_last_word_is_no_http_status() {
+    let mut text = String::from(
+        "version account-id srcaddr dstaddr packets bytes start end action log-status\n",
+    );
+    for i in 0..60u64 {
+        let status = if i % 5 == 0 { "NODATA" } else { "OK" };
+        let start = 1_900_000_000 + i * 60;
+        text += &format!(
+            "2 123456789012 10.0.0.{i} 10.0.1.9 {} {} {start} {} ACCEPT {status}\n",
+            3 + i,
+            200 + i,
+            start + 60
+        );
+    }
+    let dir = write(&text);
+    let r = super::tests_formats::run(dir.path(), "app.log", &Query::default());
+    let field = r.sources[0]
+        .fields
+        .iter()
+        .find(|f| f.name.replace('-', "_") == "log_status")
+        .expect("the log status column");
+    assert!(field.roles.is_empty(), "{:?}", field.roles);
+}
