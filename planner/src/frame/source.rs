@@ -138,9 +138,19 @@ fn table_by_word(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<(Source, V
 /// question is about that file: "rabbitmq 内存水位线").
 fn table_by_field(lex: &Lexicon, p: &Parsed, filesystem_path: bool) -> Option<Source> {
     let cjk = p.text.chars().any(crate::text::is_cjk);
+    // "what user runs sshd": the name right after words that ask who runs a process.
+    let after_asking = |at: usize| {
+        p.hits.iter().any(|h| {
+            matches!(h.cue, Cue::Field(i) if lex.fields[i].asks)
+                && h.end <= at
+                && p.lower[h.end..at].trim().is_empty()
+        })
+    };
     let named = p.lits.iter().any(|l| match &l.lit {
         Lit::Ident(_) | Lit::Quoted(_) => true,
-        Lit::Word(w) => (cjk || stands_as_a_name(p, l.start)) && !p.names_an_upload(w),
+        Lit::Word(w) => {
+            (cjk || stands_as_a_name(p, l.start) || after_asking(l.start)) && !p.names_an_upload(w)
+        }
         _ => false,
     });
     let only = |f: &Option<Source>| f.is_some_and(|s| s != Source::Log);

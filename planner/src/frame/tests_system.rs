@@ -274,3 +274,23 @@ fn a_plain_name_of_processes_is_the_program_s_else_the_user_s() {
         .get("or_else")
         .is_none());
 }
+
+/// Who a process runs as, asked with the account before the name ("what account runs
+/// sshd", "nginx 是哪个账号启动的"): the process's row, its user the answer.
+#[test]
+fn who_runs_a_process_asked_by_account() {
+    let sshd = json!([{"field": "program", "op": "contains", "value": "sshd"}]);
+    for text in [
+        "what user runs sshd",
+        "what account runs sshd",
+        "sshd 是哪个账号启动的",
+        "sshd 用哪个账号起的",
+    ] {
+        let f = frame(text);
+        assert_eq!(
+            (&f["source"], &f["filters"]),
+            (&json!("processes"), &sshd),
+            "{text}"
+        );
+    }
+}
