@@ -34,8 +34,8 @@ fn heroku_router_lines_give_the_dyno_the_client_and_the_service_time_in_ms() {
     let name = "heroku.log";
     let mut rng = Lcg(51);
     let mut text = String::new();
-    let (mut service, mut by_dyno, mut errors, mut timeouts) =
-        (Vec::new(), BTreeMap::new(), 0u64, 0u64);
+    let (mut service, mut by_dyno, mut errors, mut timeouts, mut quota) =
+        (Vec::new(), BTreeMap::new(), 0u64, 0u64, 0u64);
     for i in 0..360u32 {
         let clock = format!(
             "2031-03-04T01:{:02}:{:02}.{:06}+00:00",
@@ -49,7 +49,14 @@ fn heroku_router_lines_give_the_dyno_the_client_and_the_service_time_in_ms() {
                 errors += 1;
                 text += &format!("{clock} app[{dyno}]: E, [2031-03-04T01:00:00.1 #4] ERROR -- : PG::ConnectionBad: could not connect\n");
             }
-            1 => text += &format!("{clock} heroku[{dyno}]: State changed from starting to up\n"),
+            1 if i % 2 == 0 => {
+                text += &format!("{clock} heroku[{dyno}]: State changed from starting to up\n")
+            }
+            1 => {
+                quota += 1;
+                errors += 1;
+                text += &format!("{clock} heroku[{dyno}]: Error R14 (Memory quota exceeded)\n");
+            }
             k => {
                 let timeout = k == 2 && i % 3 == 0;
                 let ms = if timeout { 30_000 } else { 2 + rng.next(900) };
@@ -84,7 +91,9 @@ fn heroku_router_lines_give_the_dyno_the_client_and_the_service_time_in_ms() {
     );
     assert_eq!(count(d, name, vec![status(503.0)]), timeouts);
     assert_eq!(count(d, name, vec![eq("code", "H12")]), timeouts);
-    // `at=error` is the router's level; the app's lines keep their own.
+    assert_eq!(count(d, name, vec![eq("code", "R14")]), quota);
+    // `at=error` is the router's level, `Error R14` the platform's; the app's lines keep
+    // their own.
     assert_eq!(count(d, name, vec![eq("level", "ERROR")]), errors);
     assert_eq!(groups(d, name, Vec::new(), "dyno"), by_dyno);
 }

@@ -672,6 +672,14 @@ fn words(
             .or_else(|| w.strip_suffix("ing"))
             .or_else(|| w.strip_suffix('s'))
             .filter(|stem| stem.len() >= 3 && stem.bytes().all(|b| b.is_ascii_uppercase()));
+        // An error code in the plural ("H12s", "R14s", "E11000s"): capitals, then digits.
+        let code_plural = w.strip_suffix('s').filter(|stem| {
+            let letters = stem.bytes().take_while(u8::is_ascii_uppercase).count();
+            (1..=3).contains(&letters)
+                && stem.len() > letters
+                && stem.bytes().skip(letters).all(|b| b.is_ascii_digit())
+        });
+        let acronym_verb = acronym_verb.or(code_plural);
         // A CamelCase name in the plural ("TimeoutErrors", "NullPointerExceptions"): the
         // events name one at a time.
         let camel_plural = w.strip_suffix('s').filter(|stem| {

@@ -108,6 +108,9 @@ fn names_times_addresses_and_classes_are_told_apart() {
         lits("the importer was SIGKILLed")[1],
         Lit::Ident("SIGKILL".into())
     );
+    // An error code in the plural is the code the events write.
+    let l = lits("which dyno had the most Q31s");
+    assert!(l.contains(&Lit::Ident("Q31".into())), "{l:?}");
     let l = lits("OutOfMemoryError from 10.0.0.7 around 02:47, 5xx on /api/orders");
     assert!(l.contains(&Lit::Ident("OutOfMemoryError".into())), "{l:?}");
     assert!(l.contains(&Lit::Ip("10.0.0.7".into())), "{l:?}");
