@@ -1,7 +1,8 @@
 //! Planted-truth checks of fields a query defines from the text (`Query::extract`):
 //! distinct ids cut out of request paths, a count per path segment, the Perl pipeline
 //! agreeing with the engine, and the errors a bad definition gets; and of a role the sample
-//! shows no key for, looked for under the role's keys in every event.
+//! shows no key for, looked for under the role's keys in every event; and of negative
+//! spans of time, which are none.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -279,4 +280,95 @@ fn a_role_with_a_stand_in_in_the_sample_keeps_its_stand_in() {
         "{:?}",
         r.notes
     );
+}
+
+/// A span of time is never negative: HAProxy's `-1` timers (a stage never reached) and
+/// Kong's `-1` latencies (never proxied) are no value to a statistic, a comparison or the
+/// Perl and jq checks, which agree with the engine.
+#[test]
+fn a_negative_span_of_time_is_none_to_the_engine_and_its_checks() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut rng = Lcg(61);
+    let (mut http, mut json) = (String::new(), String::new());
+    let (mut tr, mut proxy) = (Vec::new(), Vec::new());
+    for i in 0..300u32 {
+        let aborted = rng.next(6) == 0;
+        let t = if aborted { -1 } else { rng.next(900) as i64 };
+        if !aborted {
+            tr.push(t as f64);
+        }
+        let _ = writeln!(
+            http,
+            "Jun  3 02:{:02}:{:02} lb01 haproxy[41]: 10.0.0.{}:5{i:04} [03/Jun/2031:02:{:02}:{:02}.{:03}] fe_web be_api/api1 0/0/1/{t}/{} {} 512 - - ---- 3/3/1/1/0 0/0 \"GET /v1/items/{i} HTTP/1.1\"",
+            i / 60,
+            i % 60,
+            rng.next(50),
+            i / 60,
+            i % 60,
+            i,
+            t.max(0) + 2,
+            if aborted { 503 } else { 200 }
+        );
+        let p = if aborted { -1 } else { rng.next(400) as i64 };
+        if !aborted {
+            proxy.push(p as f64);
+        }
+        let _ = writeln!(
+            json,
+            "{{\"started_at\":{},\"latencies\":{{\"request\":{},\"proxy\":{p},\"kong\":1}},\"response\":{{\"status\":200}}}}",
+            1_930_000_000_000u64 + u64::from(i) * 1000,
+            p.max(0) + 1
+        );
+    }
+    std::fs::write(dir.path().join("haproxy.log"), &http).expect("write");
+    std::fs::write(dir.path().join("kong.json"), &json).expect("write");
+    let mean = tr.iter().sum::<f64>() / tr.len() as f64;
+    for (name, field, values) in [
+        ("haproxy.log", "tr", &tr),
+        ("kong.json", "latencies.proxy", &proxy),
+    ] {
+        let q = Query {
+            measure: Measure::Min,
+            field: Some(Field::new(field)),
+            ..Query::default()
+        };
+        let r = run_in(dir.path(), name, &q).expect("query");
+        let min = values.iter().cloned().fold(f64::MAX, f64::min);
+        match &r.value {
+            QueryValue::Stat { value, .. } => assert_eq!(*value, Some(min), "{name}"),
+            v => panic!("{name}: {v:?}"),
+        }
+        let check = r.pipeline.as_deref().expect("a check");
+        let shown: f64 = shell_output(dir.path(), check)
+            .trim()
+            .parse()
+            .expect("a number");
+        assert_eq!(shown, min, "{check}");
+        let under = Query {
+            filters: vec![Filter::new(
+                Some(Field::new(field)),
+                FilterOp::Lt,
+                Scalar::Number(50.0),
+            )],
+            ..Query::default()
+        };
+        let planted = values.iter().filter(|v| **v < 50.0).count() as u64;
+        let r = run_in(dir.path(), name, &under).expect("query");
+        assert_eq!(r.matched, planted, "{name}");
+        let check = r.pipeline.as_deref().expect("a check");
+        assert_eq!(
+            shell_output(dir.path(), check),
+            planted.to_string(),
+            "{check}"
+        );
+    }
+    let q = Query {
+        measure: Measure::Mean,
+        field: Some(Field::new("tr")),
+        ..Query::default()
+    };
+    match run_in(dir.path(), "haproxy.log", &q).expect("query").value {
+        QueryValue::Stat { value, .. } => assert!((value.expect("a mean") - mean).abs() < 1e-6),
+        v => panic!("{v:?}"),
+    }
 }

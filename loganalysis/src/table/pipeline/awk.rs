@@ -69,7 +69,8 @@ fn awk_str(s: &str) -> String {
 /// The awk expression of a resolved field, when it has one.
 fn col(c: &PipeCtx<'_>, f: &FieldRef) -> Option<String> {
     let spec = c.schema.fields.get(f.id)?;
-    if c.schema.level == Some(f.id) {
+    // A negative span of time is none to the engine: Perl says so, not awk's `+0`.
+    if c.schema.level == Some(f.id) || super::super::event::no_span(spec, b"-1") {
         return None;
     }
     awk_expr(c.fmt, spec)

@@ -63,7 +63,20 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
     in_message_extract(c, &mut code);
     keyed_extract(c, &mut code);
     level_extract(c, &mut code);
+    spans_extract(c, &mut code);
     Ok(code)
+}
+
+/// A negative span of time is none, as the engine reads it (`event::no_span`).
+fn spans_extract(c: &PipeCtx<'_>, code: &mut String) {
+    for spec in &c.schema.fields {
+        if super::super::event::no_span(spec, b"-1") {
+            let k = perl_str(&spec.name);
+            code.push_str(&format!(
+                "delete $f{{{k}}} if defined $f{{{k}}} && $f{{{k}}} =~ /^\\s*-\\d/; "
+            ));
+        }
+    }
 }
 
 /// The fields of the line itself, by the format's parser.
