@@ -84,6 +84,7 @@ impl Parsed {
         super::value_words::value_before_its_field(lex, &lower, &columns, &mut hits, &mut lits);
         super::value_words::common_words_written_as_values(&text, &columns, &hits, &mut lits);
         super::value_words::kinds_of_events(&lower, &columns, &mut hits, &mut lits);
+        super::value_words::kinds_named_in_words(&lower, &columns, &mut hits, &mut lits);
         lits.sort_by_key(|l| l.start);
         super::buckets::sized_buckets(lex, &lower, &mut hits, &mut lits);
         no_cues_inside_text(&text, &lower, &mut hits, &mut lits);

@@ -474,6 +474,24 @@ fn kinds_of_events_nested_keys_and_a_value_of_the_latest_event() {
     }
     let f = q("sensor.json 里 alert 事件中 severity 为 3 的有几条");
     assert!(f["filters"].to_string().contains("alert.severity"), "{f}");
+    // A Chinese word for alerts is the kind the log writes, not a warning's level; a log
+    // with no kind of that name keeps the level.
+    let f = q("sensor.json 里报警最多的 src_ip 是哪个");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "event_type", "op": "eq", "value": "alert"}]),
+        "{f}"
+    );
+    let f = frame(
+        &log(
+            "app.log",
+            None,
+            vec![column("level", false, &["level"], &["WARN"])],
+        ),
+        "有多少条告警",
+    );
+    let warned = serde_json::to_value(&f.query).expect("serialises");
+    assert!(warned["filters"].to_string().contains("WARN"), "{warned}");
     for text in [
         "pkts_toserver of the latest flow event in sensor.json",
         "the last flow event's flow.pkts_toserver in sensor.json",

@@ -152,6 +152,36 @@ pub(super) fn kinds_of_events(
     as_pairs(found, hits, lits);
 }
 
+/// "告警" over an IDS log: a word the lexicon gives a kind of events (`[[kind_words]]`) is
+/// that kind where one column of kinds holds it, in place of the word's other reading.
+pub(super) fn kinds_named_in_words(
+    lower: &str,
+    columns: &[Column],
+    hits: &mut Vec<Hit>,
+    lits: &mut Vec<Spanned>,
+) {
+    let kinds: Vec<&Column> = columns
+        .iter()
+        .filter(|c| !c.numeric && c.roles.is_empty() && names_event_kinds(&c.name))
+        .collect();
+    let mut found: Vec<(usize, usize, String, String)> = Vec::new();
+    for k in &crate::lexicon::lexicon().grammar.kind_words {
+        let mut of = kinds.iter().filter_map(|c| {
+            let v = c.values.iter().find(|v| v.eq_ignore_ascii_case(&k.kind))?;
+            Some((c.name.clone(), v.clone()))
+        });
+        let (Some((field, value)), None) = (of.next(), of.next()) else {
+            continue;
+        };
+        for w in k.zh.iter().chain(&k.en) {
+            for (start, end) in crate::lexicon::occurrences(lower, w) {
+                found.push((start, end, field.clone(), value.clone()));
+            }
+        }
+    }
+    as_pairs(found, hits, lits);
+}
+
 /// Each `(start, end, field, value)` span as that field's value, in place of the cues and
 /// literals on it.
 fn as_pairs(

@@ -265,6 +265,10 @@ pub struct Grammar {
     /// kind's value ("dns events") and after a plural-looking name ("the last health event").
     #[serde(default)]
     pub event_words: Words,
+    /// Words that name events of a kind where a log's column of kinds holds it ("告警" is a
+    /// Suricata `alert`), before any other reading of the word (a level).
+    #[serde(default)]
+    pub kind_words: Vec<KindWords>,
     /// Words for every event of a log, whatever it says ("requests", "请求", "lines"): with
     /// "in total" after an item, all of the item's events.
     #[serde(default)]
@@ -403,4 +407,14 @@ pub struct ZoneCue {
     pub words: Vec<String>,
     #[serde(default)]
     pub exact: Vec<String>,
+}
+
+/// Words for events of one kind, by the kind's value as logs write it.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+pub struct KindWords {
+    pub kind: String,
+    #[serde(default)]
+    pub zh: Vec<String>,
+    #[serde(default)]
+    pub en: Vec<String>,
 }
