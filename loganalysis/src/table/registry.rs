@@ -363,7 +363,11 @@ impl Registry {
         let plain = self.formats.get(det.format).is_none_or(|f| {
             f.priority <= FALLBACK_PRIORITY || caught.timed * 2 < sample.len() as u64
         });
-        let table = super::learn_table::learn_table(sample).map(|t| (t, false));
+        // A table whose quoted values run over lines joins them into its records.
+        let table = super::learn_table::learn_table(sample).map(|t| {
+            let joined = t.multiline.is_some();
+            (t, joined)
+        });
         let layout = std::iter::once_with(|| super::learn::learn(sample)).flatten();
         for (learned, spans_seen) in table.into_iter().chain(layout) {
             let Score { parsed, hits, .. } = score(&learned, sample);
@@ -463,11 +467,16 @@ fn score(fmt: &Format, lines: &[&[u8]]) -> Score {
     let mut ex = Extractor::new(fmt, &schema);
     let directives = super::columns::directive_lines(fmt, lines);
     let (mut parsed, mut hits, mut timed) = (directives, directives, 0);
+    // The lines of the last event when it did not parse: a table's record the sample's end
+    // cuts (a CSV value over dozens of lines) is no evidence against the table.
+    let mut cut = 0u64;
     each_event(fmt, lines, &mut |ev| {
         ex.reset();
+        cut = 0;
         if !ex.parses(ev.text) {
             // A table's notes and header are its own lines, read as such.
             parsed += u64::from(fmt.only_rows);
+            cut = ev.nlines.saturating_sub(u64::from(fmt.only_rows));
             return;
         }
         let (mut found, mut has_time) = (0u64, false);
@@ -497,6 +506,9 @@ fn score(fmt: &Format, lines: &[&[u8]]) -> Score {
         hits += found;
         timed += u64::from(has_time);
     });
+    if fmt.only_rows && fmt.multiline.is_some() && lines.len() >= SAMPLE_LINES {
+        parsed += cut;
+    }
     Score {
         parsed,
         hits,

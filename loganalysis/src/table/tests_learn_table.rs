@@ -371,3 +371,43 @@ fn a_status_of_words_read_from_a_names_last_word_is_no_http_status() {
         .expect("the log status column");
     assert!(field.roles.is_empty(), "{:?}", field.roles);
 }
+
+/// Event Viewer's CSV export: CRLF lines, a description in quotes over dozens of lines, so
+/// the sampled head holds a handful of records and cuts the last; still a table of records.
+#[test]
+fn an_event_viewer_csv_whose_descriptions_run_over_many_lines() {
+    let mut rng = Lcg(67);
+    let mut text = String::from("Keywords,Date and Time,Source,Event ID,Task Category\r\n");
+    let (mut failed, mut events) = (0u64, 0u64);
+    for i in 0..120u32 {
+        let (keywords, id, task) = if rng.next(3) == 0 {
+            failed += 1;
+            ("Audit Failure", 4625, "Logon")
+        } else {
+            ("Audit Success", 4624, "Logon")
+        };
+        events += 1;
+        text += &format!(
+            "{keywords},9/16/2031 {}:{:02}:{:02} AM,Microsoft-Windows-Security-Auditing,{id},{task},\"An account logon was attempted.\r\n\r\nSubject:\r\n",
+            1 + i / 60,
+            i % 60,
+            rng.next(60)
+        );
+        for k in 0..30 {
+            text += &format!("\tDetail {k}:\t\tvalue-{}\r\n", rng.next(1000));
+        }
+        text += "\r\nThis event is generated when a logon is attempted.\"\r\n";
+    }
+    let dir = write(&text);
+    let r = super::tests_formats::run(dir.path(), "app.log", &Query::default());
+    assert_eq!(r.sources[0].format, "learned");
+    assert_eq!(r.matched, events);
+    let q: Query = serde_json::from_value(serde_json::json!({
+        "filters": [{"field": "Event_ID", "op": "eq", "value": 4625}]
+    }))
+    .expect("query");
+    assert_eq!(
+        super::tests_formats::run(dir.path(), "app.log", &q).matched,
+        failed
+    );
+}
