@@ -65,6 +65,10 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../formats/elixir_logger.toml"),
     ),
     (
+        "istio_proxy.toml",
+        include_str!("../../formats/istio_proxy.toml"),
+    ),
+    (
         "clickhouse.toml",
         include_str!("../../formats/clickhouse.toml"),
     ),

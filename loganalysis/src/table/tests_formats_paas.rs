@@ -1,7 +1,7 @@
 //! Platform and gateway logs, planted event by event: Heroku's router and dyno lines as
 //! `heroku logs` prints them, Kong's file-log JSON (epoch-millisecond start, latencies in
 //! ms, nested consumer and service), and a Phoenix app's Elixir Logger lines with error
-//! reports below them.
+//! reports below them; an Istio sidecar's access lines among its agent's.
 
 use std::collections::BTreeMap;
 
@@ -213,4 +213,57 @@ fn elixir_logger_lines_give_phoenix_responses_and_error_reports_keep_their_stack
     assert!((max - durations.iter().cloned().fold(0.0, f64::max)).abs() < 1e-9);
     let by_exception = groups(d, name, Vec::new(), "exception");
     assert_eq!(by_exception.get("Ecto.NoResultsError"), levels.get("ERROR"));
+}
+
+#[test]
+fn istio_sidecar_access_lines_among_agent_lines() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "istio-proxy.log";
+    let mut rng = Lcg(71);
+    let mut text = String::from("2031-09-16T01:00:00.000000Z\tinfo\tFLAG: --concurrency=\"2\"\n");
+    let (mut durations, mut by_cluster, mut failed, mut warnings) =
+        (Vec::new(), BTreeMap::new(), 0u64, 0u64);
+    for i in 0..400u32 {
+        let clock = format!("2031-09-16T01:{:02}:{:02}.{:03}Z", i / 60 % 60, i % 60, i);
+        if i % 25 == 7 {
+            warnings += 1;
+            text += &format!("2031-09-16T01:{:02}:{:02}.000000Z\twarning\tenvoy config external/envoy/source/grpc_stream.h:155\tstream closed\tthread=14\n", i / 60 % 60, i % 60);
+            continue;
+        }
+        let cluster = [
+            "outbound|8080||orders.shop.svc.cluster.local",
+            "inbound|8080||",
+            "PassthroughCluster",
+        ][rng.next(3) as usize];
+        *by_cluster.entry(cluster.to_string()).or_insert(0u64) += 1;
+        let ms = 1 + rng.next(2000);
+        durations.push(ms as f64);
+        let (code, flags) = if rng.next(10) == 0 {
+            failed += 1;
+            (503, "UF")
+        } else {
+            (200, "-")
+        };
+        text += &format!(
+            "[{clock}] \"GET /v1/orders/{i} HTTP/1.1\" {code} {flags} via_upstream - \"-\" 0 {} {ms} {} \"-\" \"curl/8.5.0\" \"req-{i}\" \"orders:8080\" \"10.244.2.17:8080\" {cluster} 10.244.2.17:60787 10.96.20.3:8080 10.244.1.{}:43268 - default\n",
+            100 + rng.next(9000),
+            ms.saturating_sub(1),
+            rng.next(200)
+        );
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "istio_proxy");
+    assert_eq!(
+        stat(d, name, Measure::Max, "duration"),
+        durations.iter().cloned().fold(0.0, f64::max)
+    );
+    assert_eq!(
+        stat(d, name, Measure::P95, "duration"),
+        nearest_rank(&durations, 95.0)
+    );
+    assert_eq!(count(d, name, vec![status(503.0)]), failed);
+    assert_eq!(count(d, name, vec![eq("response_flags", "UF")]), failed);
+    assert_eq!(count(d, name, vec![eq("level", "WARN")]), warnings);
+    assert_eq!(groups(d, name, Vec::new(), "upstream"), by_cluster);
 }
