@@ -118,7 +118,11 @@ pub(super) fn unit_word_after(msg: &[u8], end: usize) -> Option<Unit> {
     if msg.get(end) != Some(&b' ') {
         return None;
     }
-    let rest = &msg[end + 1..];
+    unit_word(&msg[end + 1..])
+}
+
+/// The unit word `rest` starts with (`ms`, `seconds`, `MB`), whatever follows it.
+pub(super) fn unit_word(rest: &[u8]) -> Option<Unit> {
     let word = &rest[..rest
         .iter()
         .position(|b| !b.is_ascii_alphabetic())

@@ -563,6 +563,7 @@ pub fn schema_parts(fmt: &Format, head: &[u8]) -> Schema {
     let mut schema = Schema::of(fmt);
     super::columns::add_columns(fmt, &lines, &mut schema);
     let mut keys: Vec<(String, String)> = Vec::new();
+    let mut templates: Vec<String> = Vec::new();
     let mut examples: Vec<Option<String>> = vec![None; schema.fields.len()];
     {
         let base = schema.clone();
@@ -581,6 +582,9 @@ pub fn schema_parts(fmt: &Format, head: &[u8]) -> Schema {
                 }
             }
             for (k, v) in ex.keys(ev.text) {
+                if TEMPLATE_KEYS.contains(&k.as_str()) && !templates.contains(&v) {
+                    templates.push(v.clone());
+                }
                 if let Some(slot) = keys.iter_mut().find(|(kk, _)| *kk == k) {
                     if slot.1.is_empty() {
                         slot.1 = v;
@@ -598,9 +602,39 @@ pub fn schema_parts(fmt: &Format, head: &[u8]) -> Schema {
     for (k, v) in keys {
         schema.add_key(&k, &llmops_common::truncate_chars(&v, 80));
     }
+    units_stated_in_templates(&templates, &mut schema);
     add_message_keys(fmt, &lines, &mut schema, Keys::All);
     add_record_keys(fmt, &lines, &mut schema);
     schema
+}
+
+/// Keys holding a structured logger's message template (Serilog's CLEF `@mt`, its JSON
+/// formatter's `MessageTemplate`).
+const TEMPLATE_KEYS: [&str; 2] = ["@mt", "MessageTemplate"];
+
+/// A property's unit as its message template states it (`in {Elapsed:0.0000} ms`,
+/// `({elapsed}ms)`): the number under that key is in that unit, whatever its name says.
+fn units_stated_in_templates(templates: &[String], schema: &mut Schema) {
+    for t in templates {
+        let b = t.as_bytes();
+        let mut at = 0;
+        while let Some(open) = t[at..].find('{').map(|i| at + i) {
+            let Some(close) = t[open..].find('}').map(|i| open + i) else {
+                break;
+            };
+            let name = t[open + 1..close].split([':', ',']).next().unwrap_or("");
+            let after = b.get(close + 1..).unwrap_or_default();
+            let after = after.strip_prefix(b" ").unwrap_or(after);
+            let unit = super::inline_pairs::unit_word(after);
+            let field = schema.fields.iter_mut().find(|f| f.name == name);
+            if let (Some(unit), Some(f)) = (unit, field) {
+                if matches!(f.kind, FieldKind::Integer | FieldKind::Number) {
+                    f.unit = unit;
+                }
+            }
+            at = close + 1;
+        }
+    }
 }
 
 /// A role two fields of the line answer for (uWSGI's `msecs` and, with `log-micros`,

@@ -328,3 +328,42 @@ fn jvm_gc_pauses_are_read_from_their_summary_lines() {
         "one id per collection"
     );
 }
+
+/// Serilog's request logging in CLEF states its unit in the template (`in {Elapsed:0.0000}
+/// ms`, `({elapsed}ms)`): those numbers are milliseconds, not the seconds a bare `elapsed`
+/// would be.
+#[test]
+fn a_clef_property_has_the_unit_its_template_states() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "api.clef";
+    let mut rng = Lcg(73);
+    let mut text = String::new();
+    let mut elapsed = Vec::new();
+    for i in 0..300u32 {
+        let t = format!("2031-09-16T01:{:02}:{:02}.1234567Z", i / 60, i % 60);
+        if i % 4 == 0 {
+            let ms = rng.next(40) + 1;
+            text += &format!("{{\"@t\":\"{t}\",\"@mt\":\"Executed DbCommand ({{elapsed}}ms)\",\"elapsed\":{ms}}}\n");
+            continue;
+        }
+        let ms = (rng.next(3_000_000) as f64) / 10_000.0;
+        elapsed.push(ms);
+        text += &format!("{{\"@t\":\"{t}\",\"@mt\":\"HTTP {{RequestMethod}} {{RequestPath}} responded {{StatusCode}} in {{Elapsed:0.0000}} ms\",\"RequestMethod\":\"GET\",\"RequestPath\":\"/orders/{i}\",\"StatusCode\":200,\"Elapsed\":{ms:.4}}}\n");
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    let q = Query {
+        measure: Measure::Max,
+        field: Some(Field::new("Elapsed")),
+        ..Query::default()
+    };
+    match run(d, name, &q).value {
+        QueryValue::Stat { value, unit, .. } => {
+            let max = elapsed.iter().cloned().fold(0.0, f64::max);
+            assert!((value.expect("a max") - max).abs() < 1e-9);
+            assert_eq!(unit, llmops_common::query::Unit::Ms);
+        }
+        v => panic!("{v:?}"),
+    }
+    assert!(stat(d, name, Measure::Max, "elapsed") <= 40.0);
+}
