@@ -1,7 +1,7 @@
 //! Service logs with layouts of their own (Airflow tasks, PHP-FPM's master, the Jenkins
 //! controller, HAProxy's TCP sessions, ClickHouse's server log) planted event by event:
 //! the format is detected and levels, fields and figures match the planted ones; and
-//! sudo's lines in an auth.log.
+//! sudo's lines in an auth.log; a Celery banner and a klog panic dump, which are no events.
 
 use std::collections::BTreeMap;
 
@@ -296,4 +296,40 @@ fn sudo_lines_give_the_invoking_user_the_target_and_the_whole_command() {
     );
     assert_eq!(count(d, name, vec![restart]), restarts);
     assert_eq!(count(d, name, vec![eq("USER", "postgres")]), as_postgres);
+}
+
+/// A Celery worker's banner before its first event is the file's preamble, and a
+/// Kubernetes controller's panic dump belongs to the klog line above it: events are the
+/// planted ones.
+#[test]
+fn a_workers_banner_and_a_controllers_panic_dump_are_no_events() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut celery = String::from(" \n -------------- celery@worker-1 v5.4.0 (opalescent)\n--- ***** ----- \n- ** ---------- [config]\n- ** ---------- .> transport:   redis://redis:6379/0\n\n[tasks]\n  . shop.tasks.charge\n\n");
+    let mut klog = String::new();
+    let mut rng = Lcg(79);
+    let (mut events, mut panics) = (0u64, 0u64);
+    for i in 0..200u32 {
+        events += 1;
+        celery += &format!(
+            "[2031-09-16 01:{:02}:{:02},{:03}: INFO/ForkPoolWorker-1] Task shop.tasks.charge[{i}] succeeded in {}.5s: None\n",
+            i / 60,
+            i % 60,
+            i,
+            rng.next(9)
+        );
+        if i % 40 == 3 {
+            panics += 1;
+            klog += &format!("E0916 01:{:02}:{:02}.{:06}       1 runtime.go:79] Observed a panic: runtime error: index out of range\ngoroutine 24{i} [running]:\nk8s.io/apimachinery/pkg/util/runtime.logPanic(...)\n\tk8s.io/apimachinery/pkg/util/runtime/runtime.go:75 +0x85\ncreated by k8s.io/kubernetes/pkg/controller.(*Controller).Run in goroutine 1301\n", i / 60, i % 60, i);
+        } else {
+            klog += &format!("I0916 01:{:02}:{:02}.{:06}       1 controller.go:{}] \"Synced\" controller=\"endpointslice\"\n", i / 60, i % 60, i, rng.next(400));
+        }
+    }
+    std::fs::write(dir.path().join("celery.log"), &celery).expect("write");
+    std::fs::write(dir.path().join("kcm.log"), &klog).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, "celery.log"), "celery");
+    assert_eq!(count(d, "celery.log", Vec::new()), events);
+    assert_eq!(format_of(d, "kcm.log"), "klog");
+    assert_eq!(count(d, "kcm.log", Vec::new()), events);
+    assert_eq!(count(d, "kcm.log", vec![eq("level", "ERROR")]), panics);
 }
