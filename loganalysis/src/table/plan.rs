@@ -131,17 +131,17 @@ impl Cond {
                 .val(f.id)
                 .and_then(|v| v.number())
                 .is_some_and(|v| v >= *lo && v <= *hi),
-            Cond::Text { f, value, cs, neg } => {
-                let eq = row.val(f.id).is_some_and(|v| {
-                    let b = v.as_bytes();
-                    if *cs {
-                        b == value.as_slice()
-                    } else {
-                        text_eq_ci(b, value)
-                    }
-                });
+            // `!=` holds of rows that have the field, as SQL's does: a line without a
+            // status or flags (another writer's) is not "not 200" or "not `-`".
+            Cond::Text { f, value, cs, neg } => row.val(f.id).is_some_and(|v| {
+                let b = v.as_bytes();
+                let eq = if *cs {
+                    b == value.as_slice()
+                } else {
+                    text_eq_ci(b, value)
+                };
                 eq != *neg
-            }
+            }),
             Cond::Contains { f, finder, neg, .. } => {
                 let hit = match f {
                     Some(f) => row

@@ -372,3 +372,57 @@ fn a_negative_span_of_time_is_none_to_the_engine_and_its_checks() {
         v => panic!("{v:?}"),
     }
 }
+
+/// `!=` holds of rows that have the field, as SQL's does: a mixed log's lines of another
+/// writer (no flags at all) are not "flags other than `-`", in the engine and in the Perl
+/// and jq checks.
+#[test]
+fn not_equal_holds_only_of_rows_that_have_the_field() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut text, mut json) = (String::new(), String::new());
+    let mut flagged = 0u64;
+    for i in 0..200u32 {
+        if i % 9 == 0 {
+            text += &format!(
+                "2031-09-16T01:00:{:02}.000000Z\tinfo\tagent line {i}\n",
+                i % 60
+            );
+            json += &format!(
+                "{{\"time\":\"2031-09-16T01:00:{:02}Z\",\"msg\":\"agent {i}\"}}\n",
+                i % 60
+            );
+            continue;
+        }
+        let flags = if i % 7 == 0 {
+            flagged += 1;
+            "UF"
+        } else {
+            "-"
+        };
+        text += &format!("[2031-09-16T01:00:{:02}.000Z] \"GET /x HTTP/1.1\" 200 {flags} via_upstream - \"-\" 0 10 5 4 \"-\" \"curl\" \"r{i}\" \"a:80\" \"10.0.0.1:80\" outbound|80||a 10.0.0.2:1 10.0.0.3:80 10.0.0.4:2 - default\n", i % 60);
+        json += &format!(
+            "{{\"time\":\"2031-09-16T01:00:{:02}Z\",\"msg\":\"req\",\"flags\":\"{flags}\"}}\n",
+            i % 60
+        );
+    }
+    std::fs::write(dir.path().join("istio.log"), &text).expect("write");
+    std::fs::write(dir.path().join("app.json"), &json).expect("write");
+    for (name, field) in [("istio.log", "response_flags"), ("app.json", "flags")] {
+        let q = Query {
+            filters: vec![Filter::new(
+                Some(Field::new(field)),
+                FilterOp::Ne,
+                Scalar::Text("-".into()),
+            )],
+            ..Query::default()
+        };
+        let r = run_in(dir.path(), name, &q).expect("query");
+        assert_eq!(r.matched, flagged, "{name}");
+        let check = r.pipeline.as_deref().expect("a check");
+        assert_eq!(
+            shell_output(dir.path(), check),
+            flagged.to_string(),
+            "{check}"
+        );
+    }
+}

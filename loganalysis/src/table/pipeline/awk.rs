@@ -92,6 +92,8 @@ fn awk_cond(c: &PipeCtx<'_>, cond: &Cond) -> Option<String> {
                 num_lit(*hi)
             )
         }
+        // Which values are none to the engine is the format's: `!=` is Perl's to check.
+        Cond::Text { neg: true, .. } => return None,
         Cond::Text { f, value, cs, neg } => {
             let x = col(c, f)?;
             let v = String::from_utf8_lossy(value).into_owned();

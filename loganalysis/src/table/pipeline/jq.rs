@@ -107,7 +107,12 @@ fn jq_cond(c: &PipeCtx<'_>, cond: &Cond) -> Result<String, String> {
                     json_str(&v.to_ascii_lowercase())
                 )
             };
-            negate(e, *neg)
+            // `!=` holds of rows that have the field, as in the engine.
+            if *neg {
+                format!("({} != null and ({e} | not))", field(c, f))
+            } else {
+                e
+            }
         }
         Cond::Contains { f, text, neg, .. } | Cond::ContainsCi { f, text, neg, .. } => {
             let flags = if matches!(cond, Cond::ContainsCi { .. }) {

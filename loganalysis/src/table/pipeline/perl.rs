@@ -292,15 +292,17 @@ fn perl_one(c: &PipeCtx<'_>, cond: &Cond) -> Result<String, String> {
         ),
         Cond::Text { f, value, cs, neg } => {
             let v = perl_str(&String::from_utf8_lossy(value));
+            let x = fv(c, f);
             let e = if *cs {
-                format!("defined {0} && {0} eq {v}", fv(c, f))
+                format!("{x} eq {v}")
             } else {
-                format!("defined {0} && lc({0}) eq lc({v})", fv(c, f))
+                format!("lc({x}) eq lc({v})")
             };
+            // `!=` holds of rows that have the field, as in the engine.
             if *neg {
-                format!("!({e})")
+                format!("defined {x} && !({e})")
             } else {
-                e
+                format!("defined {x} && {e}")
             }
         }
         Cond::Contains { f, text, neg, .. } | Cond::ContainsCi { f, text, neg, .. } => {
