@@ -68,6 +68,7 @@ const BUILTIN: &[(&str, &str)] = &[
         "istio_proxy.toml",
         include_str!("../../formats/istio_proxy.toml"),
     ),
+    ("openvpn.toml", include_str!("../../formats/openvpn.toml")),
     (
         "clickhouse.toml",
         include_str!("../../formats/clickhouse.toml"),

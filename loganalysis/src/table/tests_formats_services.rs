@@ -1,7 +1,8 @@
 //! Service logs with layouts of their own (Airflow tasks, PHP-FPM's master, the Jenkins
 //! controller, HAProxy's TCP sessions, ClickHouse's server log) planted event by event:
 //! the format is detected and levels, fields and figures match the planted ones; and
-//! sudo's lines in an auth.log; a Celery banner and a klog panic dump, which are no events.
+//! sudo's lines in an auth.log; a Celery banner and a klog panic dump, which are no events;
+//! OpenVPN's clients.
 
 use std::collections::BTreeMap;
 
@@ -332,4 +333,49 @@ fn a_workers_banner_and_a_controllers_panic_dump_are_no_events() {
     assert_eq!(format_of(d, "kcm.log"), "klog");
     assert_eq!(count(d, "kcm.log", Vec::new()), events);
     assert_eq!(count(d, "kcm.log", vec![eq("level", "ERROR")]), panics);
+}
+
+/// An OpenVPN server's log: a client by its real address before its certificate is
+/// verified and by common name and address after; the pool's address it learned.
+#[test]
+fn openvpn_clients_by_common_name_and_real_address() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "openvpn.log";
+    let mut rng = Lcg(83);
+    let mut text = String::from("2031-09-16 01:00:00 OpenVPN 2.6.12 x86_64-pc-linux-gnu [SSL (OpenSSL)] [LZO]\n2031-09-16 01:00:00 Initialization Sequence Completed\n");
+    let users = ["alice", "bob", "carol", "dave"];
+    let (mut by_user, mut addresses, mut failed) =
+        (BTreeMap::new(), std::collections::BTreeSet::new(), 0u64);
+    for i in 0..150u32 {
+        let clock = format!("2031-09-16 01:{:02}:{:02}", i / 60, i % 60);
+        let ip = format!("198.51.100.{}", 1 + rng.next(30));
+        addresses.insert(ip.clone());
+        let port = 40000 + rng.next(20000);
+        text += &format!("{clock} {ip}:{port} TLS: Initial packet from [AF_INET]{ip}:{port}, sid=1c8a7f21 00fb3f3e\n");
+        if rng.next(6) == 0 {
+            failed += 1;
+            text += &format!("{clock} {ip}:{port} TLS Error: TLS handshake failed\n");
+            continue;
+        }
+        let user = users[rng.next(4) as usize];
+        *by_user.entry(user.to_string()).or_insert(0u64) += 1;
+        text += &format!(
+            "{clock} {user}/{ip}:{port} MULTI: Learn: 10.8.0.{} -> {user}/{ip}:{port}\n",
+            2 + i % 200
+        );
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "openvpn");
+    assert_eq!(groups(d, name, Vec::new(), "user"), by_user);
+    assert_eq!(
+        super::tests_formats::distinct(d, name, "client"),
+        addresses.len() as u64
+    );
+    let handshake = Filter::new(
+        Some(Field::new("message")),
+        FilterOp::Contains,
+        Scalar::Text("TLS handshake failed".into()),
+    );
+    assert_eq!(count(d, name, vec![handshake]), failed);
 }
