@@ -113,6 +113,15 @@ pub(super) fn names_event_kinds(name: &str) -> bool {
     last == "kind" || last.ends_with("type")
 }
 
+/// The columns naming each event's kind; an error's or an exception's type (`err.type`,
+/// with a role) is no kind of event.
+fn kind_columns(columns: &[Column]) -> Vec<&Column> {
+    columns
+        .iter()
+        .filter(|c| !c.numeric && c.roles.is_empty() && names_event_kinds(&c.name))
+        .collect()
+}
+
 /// "dns events", "tls 事件", "the stats records": a word before a word for events that is
 /// a value of the column naming each event's kind (Suricata's `event_type`) is that value,
 /// whatever else the word may name (a log's role, a protocol).
@@ -122,11 +131,7 @@ pub(super) fn kinds_of_events(
     hits: &mut Vec<Hit>,
     lits: &mut Vec<Spanned>,
 ) {
-    // An error's or an exception's type (`err.type`) is no kind of event.
-    let kinds: Vec<&Column> = columns
-        .iter()
-        .filter(|c| !c.numeric && c.roles.is_empty() && names_event_kinds(&c.name))
-        .collect();
+    let kinds = kind_columns(columns);
     if kinds.is_empty() {
         return;
     }
@@ -160,10 +165,7 @@ pub(super) fn kinds_named_in_words(
     hits: &mut Vec<Hit>,
     lits: &mut Vec<Spanned>,
 ) {
-    let kinds: Vec<&Column> = columns
-        .iter()
-        .filter(|c| !c.numeric && c.roles.is_empty() && names_event_kinds(&c.name))
-        .collect();
+    let kinds = kind_columns(columns);
     let mut found: Vec<(usize, usize, String, String)> = Vec::new();
     for k in &crate::lexicon::lexicon().grammar.kind_words {
         let mut of = kinds.iter().filter_map(|c| {
