@@ -201,8 +201,8 @@ pub fn spoken_names(key: &str) -> Vec<String> {
 }
 
 /// A nested key said with the object it sits in: `response.size` is "response size", and a
-/// part of a plural object is said before it in the singular (`latencies.proxy`, "proxy
-/// latency"; `timings.db`, "db timing").
+/// part of a plural object is said before it in the singular (`timings.db`, "db
+/// timing"; `latencies.upstream`, "upstream latency").
 fn said_with_parent(key: &str) -> Vec<String> {
     let mut parts = key.rsplit('.');
     let (Some(last), Some(parent)) = (parts.next(), parts.next()) else {
@@ -340,8 +340,8 @@ mod tests {
         assert_eq!(spoken_names("sc-status"), ["sc status"]);
         assert_eq!(spoken_names("response.size"), ["response size"]);
         assert_eq!(
-            spoken_names("latencies.proxy"),
-            ["latencies proxy", "proxy latency"]
+            spoken_names("timings.upstream"),
+            ["timings upstream", "upstream timing"]
         );
         assert_eq!(
             spoken_names("timings.db_ms"),

@@ -50,7 +50,7 @@ fn heroku_router_lines_give_the_dyno_the_client_and_the_service_time_in_ms() {
                 text += &format!("{clock} app[{dyno}]: E, [2031-03-04T01:00:00.1 #4] ERROR -- : PG::ConnectionBad: could not connect\n");
             }
             1 if i % 2 == 0 => {
-                text += &format!("{clock} heroku[{dyno}]: State changed from starting to up\n")
+                text += &format!("{clock} heroku[{dyno}]: State changed from up to crashed\n")
             }
             1 => {
                 quota += 1;
@@ -183,7 +183,7 @@ fn elixir_logger_lines_give_phoenix_responses_and_error_reports_keep_their_stack
             }
             1 => {
                 *by_level.entry("WARN").or_insert(0u64) += 1;
-                text += &format!("{clock} {rid} [warning] login failed for user=u{i}\n");
+                text += &format!("{clock} {rid} [warning] session expired for user=u{i}\n");
             }
             _ => {
                 *by_level.entry("INFO").or_insert(0u64) += 2;

@@ -507,7 +507,7 @@ fn unbound_word_filter(
         None => match &l.lit {
             Lit::Ident(t) => Some(text_filter(lex, Source::Log, t, None)),
             _ => word_filter(lex, p, Source::Log, (l.start, l.end), w).or_else(|| {
-                // Where a name stands: the subject of the question ("did postgrex fail"),
+                // Where a name stands: the subject of the question ("did redix drop"),
                 // or any English word of a Chinese question.
                 let cjk = p.text.chars().any(crate::text::is_cjk);
                 let a_name = cjk || super::source::stands_as_a_name(p, l.start);

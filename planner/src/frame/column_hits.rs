@@ -46,7 +46,7 @@ fn said_at(
 
 /// "which dock": a nested object named by its key is what names it, when it has such a key
 /// and no field is named so itself: its `name` or `username` before its `id` (`dock.id` of
-/// `dock.{id,region}`, `consumer.username` of `consumer.{id,username}`): an operator reads a
+/// `dock.{id,region}`, `owner.username` of `owner.{id,username}`): an operator reads a
 /// name where there is one.
 fn an_objects_id(lower: &str, columns: &[Column], c: &Column) -> Vec<(usize, usize)> {
     let Some(object) = object_named_by(columns, c) else {
@@ -70,8 +70,8 @@ fn object_named_by(columns: &[Column], c: &Column) -> Option<String> {
 
 /// Whether the lexicon's hit `h` on the span gives way to the log's own field `c`: a field
 /// word for a field the log lacks (zap's `caller` beside the lexicon's "caller" for a
-/// client), the word of an object the log writes (Kong's `route.name` for "route", not the
-/// path), a system table's word the log writes as a field's name (Kafka's `partition`),
+/// client), the word of an object the log writes (a gateway's `server` object for "server", not
+/// the server role's field), a system table's word the log writes as a field's name (Kafka's `partition`),
 /// or the key written exactly where it holds the role the lexicon's word reads (a `took`
 /// beside an `elapsed`, both durations).
 fn the_logs_own(

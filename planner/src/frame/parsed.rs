@@ -146,7 +146,7 @@ impl Parsed {
     }
 
     /// Whether a word of four letters or more is one part of a name the log's sample
-    /// writes between dots, slashes or dashes (`postgrex` of `Postgrex.Protocol`,
+    /// writes between dots, slashes or dashes (`redix` of `Redix.Connection`,
     /// `checkout` of `/api/checkout`): the events that name it are what is asked about. A
     /// whole value is [`Self::column_with_value`]'s.
     pub fn part_of_a_logged_name(&self, word: &str) -> bool {

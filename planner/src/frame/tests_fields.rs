@@ -506,7 +506,7 @@ fn kinds_of_events_nested_keys_and_a_value_of_the_latest_event() {
 
 /// A gateway's nested JSON: a part of a plural object is said before it ("upstream
 /// latency" of `latencies.upstream`), a key with its object ("request size"), and an
-/// object named by its key is its name before its id ("which tenant", "per route").
+/// object named by its key is its name before its id ("which tenant", "per server").
 #[test]
 fn nested_keys_are_said_with_their_objects_and_objects_by_their_names() {
     let ups = log(
@@ -520,8 +520,9 @@ fn nested_keys_are_said_with_their_objects_and_objects_by_their_names() {
             column("response.status", false, &["status"], &["200", "503"]),
             column("tenant.id", false, &[], &["t-1", "t-2"]),
             column("tenant.username", false, &["user"], &["acme", "globex"]),
-            column("route.id", false, &[], &["r-1"]),
-            column("route.name", false, &[], &["orders-route"]),
+            column("upstream_addr", false, &["server"], &["10.0.0.7:80"]),
+            column("server.id", false, &[], &["s-1"]),
+            column("server.name", false, &[], &["orders-a"]),
             column("request.uri", false, &["path"], &["/orders/1"]),
         ],
     );
@@ -531,8 +532,8 @@ fn nested_keys_are_said_with_their_objects_and_objects_by_their_names() {
     assert_eq!(q["field"], "request.size", "{q}");
     let q = query(&ups, "which tenant sent the most requests");
     assert_eq!(q["group_by"], json!(["tenant.username"]), "{q}");
-    let q = query(&ups, "503s per route");
-    assert_eq!(q["group_by"], json!(["route.name"]), "{q}");
+    let q = query(&ups, "503s per server");
+    assert_eq!(q["group_by"], json!(["server.name"]), "{q}");
 }
 
 /// A name the log writes as one part of a value (`Redix.Connection`) is what the events
