@@ -510,7 +510,7 @@ fn unbound_word_filter(
                 // Where a name stands: the subject of the question ("did redix drop"),
                 // or any English word of a Chinese question.
                 let cjk = p.text.chars().any(crate::text::is_cjk);
-                let a_name = cjk || super::source::stands_as_a_name(p, l.start);
+                let a_name = cjk || p.stands_as_a_name(l.start);
                 (a_name && p.part_of_a_logged_name(w)).then(|| {
                     let f = filter(None, FilterOp::Contains, Scalar::Text(w.into()), Unit::None);
                     (f, Kind::Hard)

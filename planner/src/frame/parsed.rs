@@ -145,6 +145,17 @@ impl Parsed {
         })
     }
 
+    /// Whether an English word at `at` stands where a name does: whose the field is ("the
+    /// parent of sshd") or the subject of the question ("how much memory does sshd use",
+    /// "what user is redis running as").
+    pub fn stands_as_a_name(&self, at: usize) -> bool {
+        let before = self.lower[..at].trim_end();
+        let helping = &crate::lexicon::lexicon().grammar.helping;
+        helping
+            .all()
+            .any(|w| crate::text::ends_with_word(before, w))
+    }
+
     /// Whether a word of four letters or more is one part of a name the log's sample
     /// writes between dots, slashes or dashes (`redix` of `Redix.Connection`,
     /// `checkout` of `/api/checkout`): the events that name it are what is asked about. A

@@ -149,7 +149,7 @@ fn table_by_field(lex: &Lexicon, p: &Parsed, filesystem_path: bool) -> Option<So
     let named = p.lits.iter().any(|l| match &l.lit {
         Lit::Ident(_) | Lit::Quoted(_) => true,
         Lit::Word(w) => {
-            (cjk || stands_as_a_name(p, l.start) || after_asking(l.start)) && !p.names_an_upload(w)
+            (cjk || p.stands_as_a_name(l.start) || after_asking(l.start)) && !p.names_an_upload(w)
         }
         _ => false,
     });
@@ -197,17 +197,6 @@ fn table_by_field(lex: &Lexicon, p: &Parsed, filesystem_path: bool) -> Option<So
     ((named || beside || path || numbered(s))
         && field_tables.iter().all(|f| f.is_none() || only(f)))
     .then_some(s)
-}
-
-/// Whether an English word at `at` stands where a name does: whose the field is ("the
-/// parent of sshd") or the subject of the question ("how much memory does sshd use",
-/// "what user is redis running as").
-pub(super) fn stands_as_a_name(p: &Parsed, at: usize) -> bool {
-    let before = p.lower[..at].trim_end();
-    let helping = &crate::lexicon::lexicon().grammar.helping;
-    helping
-        .all()
-        .any(|w| crate::text::ends_with_word(before, w))
 }
 
 /// The table a field cue belongs to: `Some(None)` for a field of any table.
