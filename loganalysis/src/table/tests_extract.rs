@@ -282,12 +282,9 @@ fn a_role_with_a_stand_in_in_the_sample_keeps_its_stand_in() {
     );
 }
 
-/// A span of time is never negative: HAProxy's `-1` timers (a stage never reached) and
-/// Kong's `-1` latencies (never proxied) are no value to a statistic, a comparison or the
-/// Perl and jq checks, which agree with the engine.
-#[test]
-fn a_negative_span_of_time_is_none_to_the_engine_and_its_checks() {
-    let dir = tempfile::tempdir().expect("tempdir");
+/// HAProxy lines whose `Tr` is `-1` when aborted and Kong lines whose proxy latency is `-1`
+/// when not proxied, in `dir`: the spans planted (none for the `-1`s).
+fn write_spans(dir: &std::path::Path) -> (Vec<f64>, Vec<f64>) {
     let mut rng = Lcg(61);
     let (mut http, mut json) = (String::new(), String::new());
     let (mut tr, mut proxy) = (Vec::new(), Vec::new());
@@ -320,8 +317,18 @@ fn a_negative_span_of_time_is_none_to_the_engine_and_its_checks() {
             p.max(0) + 1
         );
     }
-    std::fs::write(dir.path().join("haproxy.log"), &http).expect("write");
-    std::fs::write(dir.path().join("kong.json"), &json).expect("write");
+    std::fs::write(dir.join("haproxy.log"), &http).expect("write");
+    std::fs::write(dir.join("kong.json"), &json).expect("write");
+    (tr, proxy)
+}
+
+/// A span of time is never negative: HAProxy's `-1` timers (a stage never reached) and
+/// Kong's `-1` latencies (never proxied) are no value to a statistic, a comparison or the
+/// Perl and jq checks, which agree with the engine.
+#[test]
+fn a_negative_span_of_time_is_none_to_the_engine_and_its_checks() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (tr, proxy) = write_spans(dir.path());
     let mean = tr.iter().sum::<f64>() / tr.len() as f64;
     for (name, field, values) in [
         ("haproxy.log", "tr", &tr),
