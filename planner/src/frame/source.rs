@@ -100,7 +100,7 @@ fn logs_at_hand(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Vec<String> {
 /// only a log has keeps it on the log at hand: the table's word is the log's field ("哪个
 /// systemd unit 报错最多" over a journal, "which process got OOM-killed" over a kernel
 /// log). Not "failed": units fail too. A name the log writes keeps it there as well
-/// ("redis 连接失败几次" over a log that names `Redix.Connection`).
+/// ("redix 连接失败几次" over a log that names `Redix.Connection`).
 fn table_by_word(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<(Source, Vec<String>)> {
     const SYSTEM: [Source; 4] = [
         Source::Sockets,
