@@ -70,6 +70,10 @@ const BUILTIN: &[(&str, &str)] = &[
     ),
     ("openvpn.toml", include_str!("../../formats/openvpn.toml")),
     (
+        "mosquitto.toml",
+        include_str!("../../formats/mosquitto.toml"),
+    ),
+    (
         "clickhouse.toml",
         include_str!("../../formats/clickhouse.toml"),
     ),

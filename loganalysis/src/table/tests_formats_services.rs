@@ -2,7 +2,7 @@
 //! controller, HAProxy's TCP sessions, ClickHouse's server log) planted event by event:
 //! the format is detected and levels, fields and figures match the planted ones; and
 //! sudo's lines in an auth.log; a Celery banner and a klog panic dump, which are no events;
-//! OpenVPN's clients.
+//! OpenVPN's and Mosquitto's clients.
 
 use std::collections::BTreeMap;
 
@@ -378,4 +378,43 @@ fn openvpn_clients_by_common_name_and_real_address() {
         Scalar::Text("TLS handshake failed".into()),
     );
     assert_eq!(count(d, name, vec![handshake]), failed);
+}
+
+/// Mosquitto's broker log with epoch-second times: clients by their MQTT client id and
+/// address, and the account they log in with.
+#[test]
+fn mosquitto_clients_by_id_address_and_account() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "mosquitto.log";
+    let mut rng = Lcg(89);
+    let mut text = String::from("1947286800: mosquitto version 2.0.18 starting\n1947286800: Opening ipv4 listen socket on port 1883.\n");
+    let (mut by_account, mut timeouts) = (BTreeMap::new(), 0u64);
+    for i in 0..200u64 {
+        let t = 1_947_286_801 + i * 7;
+        let (ip, port, id) = (
+            format!("10.0.4.{}", rng.next(60)),
+            40000 + rng.next(20000),
+            format!("sensor-{:04}", rng.next(90)),
+        );
+        let account = ["device", "telegraf", "bridge"][rng.next(3) as usize];
+        *by_account.entry(account.to_string()).or_insert(0u64) += 1;
+        text += &format!("{t}: New connection from {ip}:{port} on port 1883.\n{t}: New client connected from {ip}:{port} as {id} (p2, c1, k60, u'{account}').\n");
+        if rng.next(5) == 0 {
+            timeouts += 1;
+            text += &format!(
+                "{}: Client {id} has exceeded timeout, disconnecting.\n",
+                t + 3
+            );
+        }
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "mosquitto");
+    assert_eq!(groups(d, name, Vec::new(), "username"), by_account);
+    let timeout = Filter::new(
+        Some(Field::new("message")),
+        FilterOp::Contains,
+        Scalar::Text("has exceeded timeout".into()),
+    );
+    assert_eq!(count(d, name, vec![timeout]), timeouts);
 }
