@@ -53,17 +53,21 @@ impl Val<'_> {
     }
 }
 
+/// Whether a field holds spans of time: numbers in a unit of time.
+pub fn is_span(spec: &super::def::FieldSpec) -> bool {
+    spec.unit.dimension() == llmops_common::query::Dimension::Time
+        && matches!(
+            spec.kind,
+            llmops_common::query::FieldKind::Integer | llmops_common::query::FieldKind::Number
+        )
+}
+
 /// Whether a value of a span of time is none: a span is never negative, and HAProxy's
 /// `-1` timers (a stage the request never reached) and Kong's `-1` latencies (never
 /// proxied) say there is none.
 pub fn no_span(spec: &super::def::FieldSpec, v: &[u8]) -> bool {
-    let span = spec.unit.dimension() == llmops_common::query::Dimension::Time
-        && matches!(
-            spec.kind,
-            llmops_common::query::FieldKind::Integer | llmops_common::query::FieldKind::Number
-        );
     let v = trim_ascii(v);
-    span && v.first() == Some(&b'-') && v.get(1).is_some_and(u8::is_ascii_digit)
+    is_span(spec) && v.first() == Some(&b'-') && v.get(1).is_some_and(u8::is_ascii_digit)
 }
 
 pub fn parse_number(b: &[u8]) -> Option<f64> {

@@ -376,9 +376,7 @@ fn field_entry<'a>(
         .map(str::trim)
         .filter(|v| !v.is_empty() && *v != "-")
         .all(|v| super::event::parse_number(v.as_bytes()).is_some());
-    // A role of numbers read from the name's last word only holds numbers (`log-status`
-    // of `OK`, `NODATA` is no HTTP status).
-    if inf.by_word && inf.kind == FieldKind::Integer && !numeric {
+    if !inf.fits(numeric) {
         return String::new();
     }
     let kind = match inf.kind {

@@ -65,6 +65,15 @@ pub struct Inferred {
     pub by_word: bool,
 }
 
+impl Inferred {
+    /// Whether the role fits values that are (`numeric`) or are not numbers: a role of
+    /// numbers read from a key's last word only holds numbers (VPC Flow's `log_status` of
+    /// `OK` is no HTTP status).
+    pub fn fits(&self, numeric: bool) -> bool {
+        numeric || !(self.by_word && self.kind == FieldKind::Integer)
+    }
+}
+
 fn table() -> &'static TableToml {
     static T: OnceLock<TableToml> = OnceLock::new();
     // The table is compiled in and checked by a test: a parse failure is a build defect.
@@ -77,7 +86,7 @@ pub fn role_keys(role: &str) -> Option<(FieldKind, Unit, Vec<String>)> {
     let keys = r
         .keys
         .iter()
-        .map(|k| k.split_once(':').map_or(k.as_str(), |(n, _)| n).to_string())
+        .map(|k| key_and_unit(k).0.to_string())
         .collect();
     Some((r.kind, r.unit, keys))
 }
@@ -208,8 +217,15 @@ fn said_with_parent(key: &str) -> Vec<String> {
     let (Some(last), Some(parent)) = (parts.next(), parts.next()) else {
         return Vec::new();
     };
-    let words = |s: &str| snake(s).replace('_', " ");
-    let (last, parent) = (words(last), words(parent));
+    // Said without a unit the name ends in: `timings.db_ms` is "db timing".
+    let last = snake(last);
+    let stem = table()
+        .suffix
+        .iter()
+        .find_map(|s| last.strip_suffix(s.suffix.as_str()))
+        .filter(|s| !s.is_empty())
+        .unwrap_or(&last);
+    let (last, parent) = (stem.replace('_', " "), snake(parent).replace('_', " "));
     if last.is_empty() || parent.is_empty() || parent.bytes().any(|b| b.is_ascii_digit()) {
         return Vec::new();
     }
@@ -240,7 +256,7 @@ pub fn key_rank(role: &str, key: &str) -> Option<usize> {
         .iter()
         .enumerate()
         .filter_map(|(at, k)| {
-            let k = k.split_once(':').map_or(k.as_str(), |(n, _)| n);
+            let k = key_and_unit(k).0;
             let how = names.iter().position(|(n, _)| n == k)?;
             let by_word = usize::from(how >= whole);
             Some(by_word * 1_000_000 + at * 32 + how.min(31))
@@ -259,10 +275,7 @@ pub fn infer(key: &str) -> Option<Inferred> {
         }
         for r in &t.role {
             for k in &r.keys {
-                let (k, unit) = match k.split_once(':') {
-                    Some((n, u)) => (n, unit_named(u)),
-                    None => (k.as_str(), None),
-                };
+                let (k, unit) = key_and_unit(k);
                 if k != name {
                     continue;
                 }
@@ -288,8 +301,8 @@ pub fn infer(key: &str) -> Option<Inferred> {
 /// the key has a role: a number written under such a name is in that unit.
 pub fn suffix_unit(key: &str) -> Option<Unit> {
     let documented = table().unit_keys.iter().find_map(|k| {
-        let (name, unit) = k.split_once(':')?;
-        name.eq_ignore_ascii_case(key).then(|| unit_named(unit))?
+        let (name, unit) = key_and_unit(k);
+        name.eq_ignore_ascii_case(key).then_some(unit)?
     });
     if documented.is_some() {
         return documented;
@@ -306,6 +319,14 @@ pub fn suffix_unit(key: &str) -> Option<Unit> {
         })
         .max_by_key(|s| s.suffix.len())
         .map(|s| s.unit)
+}
+
+/// A table entry `name` or `name:unit`: the name and the unit it gives.
+fn key_and_unit(entry: &str) -> (&str, Option<Unit>) {
+    match entry.split_once(':') {
+        Some((name, unit)) => (name, unit_named(unit)),
+        None => (entry, None),
+    }
 }
 
 fn unit_named(s: &str) -> Option<Unit> {
@@ -345,7 +366,7 @@ mod tests {
         );
         assert_eq!(
             spoken_names("timings.db_ms"),
-            ["db ms", "db", "timings db ms", "db ms timing"]
+            ["db ms", "db", "timings db", "db timing"]
         );
     }
 

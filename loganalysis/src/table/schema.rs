@@ -99,16 +99,9 @@ impl Schema {
         }
         // A flag (`preserve_host: false`) is no host, path or user, whatever its name ends in.
         let flag = matches!(example, "true" | "false");
-        // A role of numbers read from a key's last word only holds numbers (VPC Flow's
-        // `log_status` is `OK`, no HTTP status).
-        let words_for_numbers = |i: &super::roles::Inferred| {
-            i.by_word
-                && i.kind == FieldKind::Integer
-                && !example.is_empty()
-                && !looks_numeric(example)
-        };
+        let numeric = example.is_empty() || looks_numeric(example);
         let inferred = super::roles::infer(key)
-            .filter(|i| !flag && !words_for_numbers(i))
+            .filter(|i| !flag && i.fits(numeric))
             .map(|i| time_as_duration(i, example))
             .or_else(|| self.role_by_value(example));
         let (mut kind, mut unit, roles) = match (&inferred, super::roles::suffix_unit(key)) {

@@ -70,7 +70,7 @@ fn awk_str(s: &str) -> String {
 fn col(c: &PipeCtx<'_>, f: &FieldRef) -> Option<String> {
     let spec = c.schema.fields.get(f.id)?;
     // A negative span of time is none to the engine: Perl says so, not awk's `+0`.
-    if c.schema.level == Some(f.id) || super::super::event::no_span(spec, b"-1") {
+    if c.schema.level == Some(f.id) || super::super::event::is_span(spec) {
         return None;
     }
     awk_expr(c.fmt, spec)

@@ -33,7 +33,7 @@ fn field(c: &PipeCtx<'_>, f: &FieldRef) -> String {
         }
         _ => jq_path(&spec.name),
     };
-    if super::super::event::no_span(spec, b"-1") {
+    if super::super::event::is_span(spec) {
         // A negative span of time is none, as the engine reads it.
         return format!(
             "($j | {path} | txt | if . != null and test(\"^\\\\s*-[0-9]\") then null else . end)"

@@ -70,7 +70,7 @@ fn perl_extract(c: &PipeCtx<'_>) -> Result<String, String> {
 /// A negative span of time is none, as the engine reads it (`event::no_span`).
 fn spans_extract(c: &PipeCtx<'_>, code: &mut String) {
     for spec in &c.schema.fields {
-        if super::super::event::no_span(spec, b"-1") {
+        if super::super::event::is_span(spec) {
             let k = perl_str(&spec.name);
             code.push_str(&format!(
                 "delete $f{{{k}}} if defined $f{{{k}}} && $f{{{k}}} =~ /^\\s*-\\d/; "
