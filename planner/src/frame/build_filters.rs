@@ -509,9 +509,7 @@ fn unbound_word_filter(
             _ => word_filter(lex, p, Source::Log, (l.start, l.end), w).or_else(|| {
                 // Where a name stands: the subject of the question ("did redix drop"),
                 // or any English word of a Chinese question.
-                let cjk = p.text.chars().any(crate::text::is_cjk);
-                let a_name = cjk || p.stands_as_a_name(l.start);
-                (a_name && p.part_of_a_logged_name(w)).then(|| {
+                (p.name_may_stand_at(l.start) && p.part_of_a_logged_name(w)).then(|| {
                     let f = filter(None, FilterOp::Contains, Scalar::Text(w.into()), Unit::None);
                     (f, Kind::Hard)
                 })

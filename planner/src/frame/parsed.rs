@@ -156,6 +156,12 @@ impl Parsed {
             .any(|w| crate::text::ends_with_word(before, w))
     }
 
+    /// Whether a word at `at` may be a name: any English word of a Chinese question, or
+    /// one where [`Self::stands_as_a_name`].
+    pub fn name_may_stand_at(&self, at: usize) -> bool {
+        self.text.chars().any(crate::text::is_cjk) || self.stands_as_a_name(at)
+    }
+
     /// Whether a word of four letters or more is one part of a name the log's sample
     /// writes between dots, slashes or dashes (`redix` of `Redix.Connection`,
     /// `checkout` of `/api/checkout`): the events that name it are what is asked about. A

@@ -679,7 +679,7 @@ fn words(
                 && stem.len() > letters
                 && stem.bytes().skip(letters).all(|b| b.is_ascii_digit())
         });
-        let acronym_verb = acronym_verb.or(code_plural);
+
         // A CamelCase name in the plural ("TimeoutErrors", "NullPointerExceptions"): the
         // events name one at a time.
         let camel_plural = w.strip_suffix('s').filter(|stem| {
@@ -689,7 +689,7 @@ fn words(
                 && stem.bytes().last().is_some_and(|b| b.is_ascii_lowercase())
                 && stem.bytes().all(|b| b.is_ascii_alphanumeric())
         });
-        let lit = if let Some(stem) = acronym_verb.or(camel_plural) {
+        let lit = if let Some(stem) = acronym_verb.or(code_plural).or(camel_plural) {
             Lit::Ident(stem.to_string())
         } else if ident_like(w) {
             Lit::Ident(w.to_string())

@@ -137,7 +137,6 @@ fn table_by_word(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<(Source, V
 /// an English word is a name too ("tariffd 的 pid"), unless it names an upload (then the
 /// question is about that file: "rabbitmq 内存水位线").
 fn table_by_field(lex: &Lexicon, p: &Parsed, filesystem_path: bool) -> Option<Source> {
-    let cjk = p.text.chars().any(crate::text::is_cjk);
     // "what user runs sshd": the name right after words that ask who runs a process.
     let after_asking = |at: usize| {
         p.hits.iter().any(|h| {
@@ -149,7 +148,7 @@ fn table_by_field(lex: &Lexicon, p: &Parsed, filesystem_path: bool) -> Option<So
     let named = p.lits.iter().any(|l| match &l.lit {
         Lit::Ident(_) | Lit::Quoted(_) => true,
         Lit::Word(w) => {
-            (cjk || p.stands_as_a_name(l.start) || after_asking(l.start)) && !p.names_an_upload(w)
+            (p.name_may_stand_at(l.start) || after_asking(l.start)) && !p.names_an_upload(w)
         }
         _ => false,
     });

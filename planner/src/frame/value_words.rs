@@ -122,6 +122,19 @@ fn kind_columns(columns: &[Column]) -> Vec<&Column> {
         .collect()
 }
 
+/// The one column of kinds whose sampled values hold `kind` (case ignored), and the value
+/// as the log writes it; none when no column or several do.
+fn one_kind_with(kinds: &[&Column], kind: &str) -> Option<(String, String)> {
+    let mut of = kinds.iter().filter_map(|c| {
+        let v = c.values.iter().find(|v| v.eq_ignore_ascii_case(kind))?;
+        Some((c.name.clone(), v.clone()))
+    });
+    match (of.next(), of.next()) {
+        (Some(one), None) => Some(one),
+        _ => None,
+    }
+}
+
 /// "dns events", "tls 事件", "the stats records": a word before a word for events that is
 /// a value of the column naming each event's kind (Suricata's `event_type`) is that value,
 /// whatever else the word may name (a log's role, a protocol).
@@ -146,11 +159,7 @@ pub(super) fn kinds_of_events(
         if !event_word {
             continue;
         }
-        let mut of = kinds.iter().filter_map(|c| {
-            let v = c.values.iter().find(|v| v.eq_ignore_ascii_case(word))?;
-            Some((c.name.clone(), v.clone()))
-        });
-        if let (Some((field, value)), None) = (of.next(), of.next()) {
+        if let Some((field, value)) = one_kind_with(&kinds, word) {
             found.push((start, end, field, value));
         }
     }
@@ -168,11 +177,7 @@ pub(super) fn kinds_named_in_words(
     let kinds = kind_columns(columns);
     let mut found: Vec<(usize, usize, String, String)> = Vec::new();
     for k in &crate::lexicon::lexicon().grammar.kind_words {
-        let mut of = kinds.iter().filter_map(|c| {
-            let v = c.values.iter().find(|v| v.eq_ignore_ascii_case(&k.kind))?;
-            Some((c.name.clone(), v.clone()))
-        });
-        let (Some((field, value)), None) = (of.next(), of.next()) else {
+        let Some((field, value)) = one_kind_with(&kinds, &k.kind) else {
             continue;
         };
         for w in k.zh.iter().chain(&k.en) {
