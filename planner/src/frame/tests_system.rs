@@ -284,7 +284,7 @@ fn who_runs_a_process_asked_by_account() {
         "what user runs sshd",
         "what account runs sshd",
         "sshd 是哪个账号启动的",
-        "sshd 用哪个账号起的",
+        "sshd 用哪个账号运行",
     ] {
         let f = frame(text);
         assert_eq!(
