@@ -314,6 +314,13 @@ pub struct Multiline {
 /// crashed port's timed lines inside its own event).
 const OWN_RECORD: &str = r"^\S+ \S+ \S+ \[\d\d/[A-Z][a-z]{2}/\d{4}:\d\d:\d\d:\d\d";
 
+/// Where an event starts among JSON lines: an object, or a line another writer to the same
+/// stream starts a record of its own with (a Go panic, a Python traceback, a JVM's uncaught
+/// exception, Node's warning, a timed plain line, an access log's head). Any other line
+/// goes on the event above it (a trace's frames), and lines before the first start are the
+/// file's preamble (a banner).
+const JSON_START: &str = r"^(?:\s*\{|panic: |fatal error: |\(node:\d+\) |Traceback \(most recent call last\):|Exception in thread |\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d |\S+ \S+ \S+ \[\d\d/[A-Z][a-z]{2}/\d{4}:\d\d:\d\d:\d\d)";
+
 #[derive(Debug, Clone)]
 pub enum Parser {
     Pattern(Pattern),
@@ -641,6 +648,16 @@ impl Compiler<'_> {
 
     fn multiline(&self) -> Result<Option<Multiline>, QueryError> {
         let Some(m) = &self.def.multiline else {
+            if self.def.parse.kind == ParseKind::Json {
+                return Ok(Some(Multiline {
+                    start: Some(self.regex(JSON_START)?),
+                    cont: None,
+                    header: None,
+                    attach: None,
+                    preamble: true,
+                    own_record: None,
+                }));
+            }
             return Ok(None);
         };
         let re = |s: &Option<String>| s.as_deref().map(|s| self.regex(s)).transpose();

@@ -390,7 +390,15 @@ impl<'f> Extractor<'f> {
         if t.first() != Some(&b'{') {
             return false;
         }
-        match serde_json::from_slice::<Map<String, Value>>(t) {
+        // An event that runs over several lines (a panic's trace under its JSON line) is
+        // read from its first line when the whole is no object.
+        let parsed = serde_json::from_slice::<Map<String, Value>>(t).or_else(|e| {
+            match t.iter().position(|&b| b == b'\n') {
+                Some(nl) => serde_json::from_slice::<Map<String, Value>>(trim_ascii(&t[..nl])),
+                None => Err(e),
+            }
+        });
+        match parsed {
             Ok(m) => {
                 let ok = self.fmt.require_keys.iter().all(|k| m.contains_key(k));
                 self.json = Some(m);

@@ -461,6 +461,20 @@ pub fn each_event(fmt: &Format, lines: &[&[u8]], f: &mut dyn FnMut(EventRef<'_>)
     }
 }
 
+/// The lines of a parsed event that the format read: all of them, but for a JSON object
+/// read from its first line only, whose other lines are another writer's (a trace under a
+/// panic), or no JSON at all (a text log with a few JSON lines in it).
+fn read_lines(fmt: &Format, ev: EventRef<'_>) -> u64 {
+    let json_head_only = fmt.kind == super::def::ParseKind::Json
+        && ev.nlines > 1
+        && serde_json::from_slice::<serde::de::IgnoredAny>(ev.text.trim_ascii()).is_err();
+    if json_head_only {
+        1
+    } else {
+        ev.nlines
+    }
+}
+
 /// How `fmt` reads `lines` (see [`Score`]).
 fn score(fmt: &Format, lines: &[&[u8]]) -> Score {
     if let Some(sig) = &fmt.signature {
@@ -511,7 +525,7 @@ fn score(fmt: &Format, lines: &[&[u8]]) -> Score {
             has_time |= schema.time == Some(fid) && valid && !b.is_empty();
         }
         found += ex.keys(ev.text).len() as u64;
-        parsed += ev.nlines;
+        parsed += read_lines(fmt, ev);
         hits += found;
         timed += u64::from(has_time);
     });

@@ -320,7 +320,7 @@ const JSON_LINES: [&str; 5] = [
     r#"{"ts":"2024-05-01T10:00:01Z","level":"info","msg":"ok","http":{"status":200,"method":"GET"},"latency_ms":20}"#,
     r#"{"ts":"2024-05-01T10:00:02Z","level":"warning","msg":"payment failed","http":{"status":502,"method":"GET"},"latency_ms":900}"#,
     r#"{"ts":"2024-05-01T10:00:03Z","level":"ERR","msg":"payment failed again","http":{"status":503,"method":"POST"},"latency_ms":3000}"#,
-    "not json at all",
+    "{ not json at all",
 ];
 
 #[test]

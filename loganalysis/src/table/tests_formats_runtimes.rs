@@ -4,9 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use llmops_common::query::{Field, Measure, Order, Query, QueryValue};
+use llmops_common::query::{Field, Filter, FilterOp, Measure, Order, Query, QueryValue, Scalar};
 
-use super::tests_formats::{count, eq, format_of, groups, run, stat, Lcg};
+use super::tests_formats::{
+    count, eq, format_of, groups, nearest_rank, run, shell_output, stat, Lcg,
+};
 
 #[test]
 fn dotnet_console_events_span_their_indented_lines() {
@@ -370,5 +372,98 @@ fn a_clef_property_has_the_unit_its_template_states() {
     assert_eq!(
         stat(d, name, Measure::Max, "elapsed"),
         db.iter().cloned().fold(0.0, f64::max)
+    );
+}
+
+/// JSON lines as a service's stdout holds them: a banner before the first event, Go panics
+/// and Node warnings written raw between events (each an event with its lines), a start
+/// script's timed lines.
+#[test]
+fn json_lines_read_raw_panics_and_warnings_as_events_and_leave_out_the_banner() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "svc.log";
+    let mut rng = Lcg(41);
+    let mut text = String::from("  .   ____          _\n :: Spring Boot ::   (v3.2.0)\n\n");
+    let (mut events, mut errors, mut panics, mut durs) = (0u64, 0u64, 0u64, Vec::new());
+    let mut users = std::collections::BTreeSet::new();
+    for i in 0..400u32 {
+        let level = ["info", "info", "warn", "error"][rng.next(4) as usize];
+        let ms = 1 + rng.next(900);
+        let user = format!("u{}", rng.next(37));
+        text.push_str(&format!(
+            "{{\"time\":\"2031-08-03T05:{:02}:{:02}Z\",\"level\":\"{level}\",\"msg\":\"served\",\"user\":\"{user}\",\"duration_ms\":{ms}}}\n",
+            i / 60 % 60,
+            i % 60
+        ));
+        events += 1;
+        errors += u64::from(level == "error");
+        durs.push(ms as f64);
+        users.insert(user);
+        match i % 50 {
+            7 => {
+                (events, panics) = (events + 1, panics + 1);
+                text.push_str("panic: runtime error: invalid memory address\n\ngoroutine 9 [running]:\nmain.serve(0x0)\n\t/app/main.go:41 +0x1d\n");
+            }
+            19 => {
+                events += 1;
+                text.push_str("(node:311) Warning: Possible EventEmitter memory leak detected.\n(Use `node --trace-warnings ...` to show where the warning was created)\n");
+            }
+            33 => {
+                events += 1;
+                text.push_str(&format!(
+                    "2031-08-03 05:{:02}:{:02} restarting worker\n",
+                    i / 60 % 60,
+                    i % 60
+                ));
+            }
+            _ => {}
+        }
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "json_lines");
+    let checked = |q: Query, want: f64| {
+        let r = run(d, name, &q);
+        let got = match r.value {
+            QueryValue::Count { count } | QueryValue::Distinct { count } => count as f64,
+            QueryValue::Stat { value, .. } => value.expect("a value"),
+            ref v => panic!("{v:?}"),
+        };
+        assert_eq!(got, want, "{q:?}");
+        let p = r.pipeline.expect("a jq pipeline");
+        assert_eq!(shell_output(d, &p).parse::<f64>().ok(), Some(want), "{p}");
+    };
+    checked(Query::default(), events as f64);
+    checked(
+        Query {
+            filters: vec![eq("level", "ERROR")],
+            ..Query::default()
+        },
+        errors as f64,
+    );
+    // A panic's lines are its event's: it is found by its goroutine line.
+    let panic = Filter::new(None, FilterOp::Contains, Scalar::Text("goroutine".into()));
+    checked(
+        Query {
+            filters: vec![panic],
+            ..Query::default()
+        },
+        panics as f64,
+    );
+    checked(
+        Query {
+            measure: Measure::CountDistinct,
+            field: Some(Field::new("user")),
+            ..Query::default()
+        },
+        users.len() as f64,
+    );
+    checked(
+        Query {
+            measure: Measure::P95,
+            field: Some(Field::new("duration_ms")),
+            ..Query::default()
+        },
+        nearest_rank(&durs, 95.0),
     );
 }

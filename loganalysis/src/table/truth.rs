@@ -787,10 +787,24 @@ pub fn generate(fmt: &'static str, seed: u64, n: usize, w: &mut dyn Write) -> io
         }
         log.events.push(ev);
         if garbage && rng.chance(2) {
-            // A W3C line starting with `#` is a directive, not an event.
-            let g = if fmt == "w3c" { "" } else { "### " };
+            // A W3C line starting with `#` is a directive, not an event. Among JSON lines,
+            // a line that is no object belongs to the event above it, and one that starts
+            // as an object but does not parse is an event of its own.
+            let json = matches!(fmt, "json_lines" | "journal_json" | "docker_json");
+            let g = match fmt {
+                "w3c" => "",
+                _ if json && i % 2 == 0 => "{ ",
+                _ => "### ",
+            };
             emit(&mut log, &format!("{g}garbage {i} {}", g.trim()))?;
-            log.unparsed += 1;
+            match log.events.last_mut() {
+                Some(ev) if json && g == "### " => ev.lines += 1,
+                _ => log.unparsed += 1,
+            }
+            // A blank line would go on the unparsed object, and count as a line of it.
+            if json && g == "{ " {
+                continue;
+            }
         }
         if garbage && i % 17 == 5 {
             // A blank line (or one of blanks) is no event.

@@ -178,6 +178,47 @@ fn key(c: &PipeCtx<'_>, f: &FieldRef) -> String {
     }
 }
 
+/// An event's object: the whole text, or its first line when the event runs over several
+/// (as the engine reads it); no object reads as an empty one.
+const JQ_OBJECT: &str =
+    "(($l | fromjson? | objects) // ($l | split(\"\\n\")[0] | fromjson? | objects) // {})";
+
+/// The stream of events' texts (read with `-n`): one per non-blank line, or the format's
+/// multi-line rules, as `perl_reader` reads them.
+fn jq_reader(c: &PipeCtx<'_>) -> Result<String, String> {
+    let lines = "(inputs | rtrimstr(\"\\r\"))";
+    let Some(ml) = &c.fmt.multiline else {
+        return Ok(format!("{lines} | select(test(\"\\\\S\"))"));
+    };
+    if ml.header.is_some() {
+        return Err("the format's multi-line header rule has no jq equivalent shown".into());
+    }
+    let test = |r: &Option<regex::Regex>, none: &str| {
+        let src = r.as_ref().map_or(none, |r| r.as_str());
+        format!("test({})", json_str(src))
+    };
+    let (start, cont, own) = (
+        test(&ml.start, "(?!)"),
+        test(&ml.cont, ""),
+        test(&ml.own_record, "(?!)"),
+    );
+    // A `preamble` format's lines before the first start are no events.
+    let single = if ml.preamble {
+        "(if .st then $x else null end)"
+    } else {
+        "$x"
+    };
+    Ok(format!(
+        "foreach ({lines}, null) as $x ({{e: null, st: false, out: []}}; \
+         if $x == null then {{e: null, st: .st, out: [.e]}} \
+         elif ($x | {start}) then {{e: $x, st: true, out: [.e]}} \
+         elif .e != null and ($x | {cont}) and ($x | {own} | not) \
+         then {{e: (.e + \"\\n\" + $x), st: .st, out: []}} \
+         else {{e: null, st: .st, out: [.e, {single}]}} end; \
+         .out[] | select(. != null and test(\"\\\\S\")))"
+    ))
+}
+
 pub(super) fn jq(c: &PipeCtx<'_>) -> Result<String, String> {
     if c.window.is_some() || c.q.measure == Measure::Buckets {
         return Err("jq has no parser for the log's time forms: no pipeline for time windows or buckets over JSON lines".into());
@@ -194,7 +235,7 @@ pub(super) fn jq(c: &PipeCtx<'_>) -> Result<String, String> {
     } else {
         format!(" | select({})", conds.join(" and "))
     };
-    let event = format!(". as $l | ((fromjson? | objects) // {{}}) as $j{sel}");
+    let event = format!("({}) as $l | {JQ_OBJECT} as $j{sel}", jq_reader(c)?);
     let head = format!("{JQ_DEFS} {event}");
     let file = shq(c.file);
     let m = c.q.measure;
@@ -208,21 +249,21 @@ pub(super) fn jq(c: &PipeCtx<'_>) -> Result<String, String> {
             keys.join(", ")
         );
         return Ok(format!(
-            "jq -rR {} {file} | {}",
+            "jq -nrR {} {file} | {}",
             shq(&prog),
             top_tail(c.q.limit())
         ));
     }
     match m {
         Measure::Count => Ok(format!(
-            "jq -cR {} {file} | wc -l",
+            "jq -nR {} {file} | wc -l",
             shq(&format!("{head} | 1"))
         )),
         Measure::CountDistinct => {
             let f = c.plan.field.as_ref().ok_or("no field")?;
             let prog = format!("{head} | {} | select(. != null)", key(c, f));
             Ok(format!(
-                "jq -rR {} {file} | LC_ALL=C sort -u | wc -l",
+                "jq -nrR {} {file} | LC_ALL=C sort -u | wc -l",
                 shq(&prog)
             ))
         }
@@ -238,10 +279,7 @@ pub(super) fn jq(c: &PipeCtx<'_>) -> Result<String, String> {
                     format!("sort | .[((length * {r} + 9999) / 10000 | floor) - 1]")
                 }
             };
-            let values = format!(
-                "[inputs | {event} | {} | num | select(. != null)]",
-                field(c, f)
-            );
+            let values = format!("[{event} | {} | num | select(. != null)]", field(c, f));
             Ok(format!(
                 "jq -nR {} {file}",
                 shq(&format!("{JQ_DEFS} {values} | {agg}"))
