@@ -237,6 +237,7 @@ mod tests {
             ("queries-heldout16", "queries-heldout16.jsonl"),
             ("queries-heldout17", "queries-heldout17.jsonl"),
             ("queries-heldout18", "queries-heldout18.jsonl"),
+            ("queries-heldout19", "queries-heldout19.jsonl"),
             ("queries-dev6", "queries-dev6.jsonl"),
             ("queries-dev7", "queries-dev7.jsonl"),
             ("queries-dev8", "queries-dev8.jsonl"),
