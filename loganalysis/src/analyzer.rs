@@ -549,13 +549,13 @@ impl LogAnalyzer {
         } else {
             Precision::Minute
         };
-        let no_year = self.first_ts.is_some_and(|t| t.no_year);
+        let dated = self.first_ts.map_or(ts::Dated::Full, |t| t.dated);
         let start = |idx: i64| {
             let t = Ts {
                 key: idx * gran,
                 zone: ts::Zone::None,
                 frac_digits: 0,
-                no_year,
+                dated,
             };
             ts::format(&t, precision)
         };

@@ -7,6 +7,7 @@
 //! - `01/May/2024:10:00:00 +0000` (apache / nginx access log);
 //! - `Wed May 01 10:00:00[.frac] 2024` (ctime, apache error log);
 //! - `May  1 10:00:00` (syslog, no year: shown as given, ordered within the year);
+//! - `10:00:00.123` at the line start (a time of day alone: shown so, read as one day's);
 //! - `Mar 23 2026 14:00:02` (Cisco's month, day and year);
 //! - slashed dates `03/29/26,00:03:06`, `11/30/2026, 9:15:02 AM`, month or day first as a
 //!   layout declares (`slash`);
@@ -45,6 +46,24 @@ pub(crate) enum Zone {
     Offset(i16),
 }
 
+/// How much of the date a timestamp writes. The missing parts are year 0 in `Ts::key`
+/// (and January 1st for a time of day alone), ordered from the most written to the least.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub(crate) enum Dated {
+    #[default]
+    Full,
+    /// Syslog's `May  1 10:00:00`.
+    NoYear,
+    /// A time of day alone (logback's `HH:mm:ss.SSS`, Elixir's `$time`).
+    NoDate,
+}
+
+impl Dated {
+    pub(crate) fn has_year(self) -> bool {
+        self == Dated::Full
+    }
+}
+
 /// One parsed timestamp. `key` orders timestamps: microseconds since 0000-03-01-ish civil
 /// epoch (days_from_civil), as written (zone not applied).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,26 +72,33 @@ pub(crate) struct Ts {
     pub zone: Zone,
     /// Fraction digits as written (0..=6).
     pub frac_digits: u8,
-    /// Syslog form without a year (year 0 in `key`).
-    pub no_year: bool,
+    /// How much of the date is written.
+    pub dated: Dated,
 }
 
 impl Ts {
     /// A time written without a year placed in the year of `newest` (the newest dated
     /// event of the logs read beside it: year, month, day), or the year before when its
     /// day comes after that one (a syslog that began in December): its month, day and
-    /// clock kept.
+    /// clock kept. A time of day alone is placed on that day.
     pub(crate) fn in_year(self, (year, nm, nd): (i64, u32, u32)) -> Ts {
-        if !self.no_year {
+        if self.dated.has_year() {
             return self;
         }
         let day = self.key.div_euclid(86_400 * MICROS_PER_SEC);
         let rest = self.key.rem_euclid(86_400 * MICROS_PER_SEC);
-        let (_, m, d) = civil_from_days(day);
+        // A time of day alone is on that newest day.
+        let (m, d) = match self.dated {
+            Dated::NoDate => (nm, nd),
+            _ => {
+                let (_, m, d) = civil_from_days(day);
+                (m, d)
+            }
+        };
         let year = if (m, d) > (nm, nd) { year - 1 } else { year };
         Ts {
             key: days_from_civil(year, m, d) * 86_400 * MICROS_PER_SEC + rest,
-            no_year: false,
+            dated: Dated::Full,
             ..self
         }
     }
@@ -142,7 +168,7 @@ struct Fields {
     frac_digits: u8,
 }
 
-fn build(f: Fields, zone: Zone, no_year: bool) -> Option<Ts> {
+fn build(f: Fields, zone: Zone, dated: Dated) -> Option<Ts> {
     let Fields {
         y,
         mo,
@@ -164,7 +190,7 @@ fn build(f: Fields, zone: Zone, no_year: bool) -> Option<Ts> {
         key: secs * MICROS_PER_SEC + i64::from(micros),
         zone,
         frac_digits,
-        no_year,
+        dated,
     })
 }
 
@@ -174,6 +200,17 @@ fn hms(b: &[u8], i: usize) -> Option<(u32, u32, u32)> {
         return None;
     }
     Some((num(b, i, 2)?, num(b, i + 3, 2)?, num(b, i + 6, 2)?))
+}
+
+/// A time of day alone, `HH:MM:SS[.frac]` at `i` (logback's default `%d{HH:mm:ss.SSS}`,
+/// Elixir's `$time`), that a blank, `]` or the line end follows: on January 1st of year 0,
+/// shown without a date. The caller says where one may stand (a line's start).
+pub(crate) fn clock_only(b: &[u8], i: usize) -> Option<(Ts, usize)> {
+    if i > 0 && b.get(i - 1).is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let (ts, end) = clock_after(b, (0, 1, 1), i, Dated::NoDate)?;
+    matches!(b.get(end), None | Some(b' ' | b'\t' | b']')).then_some((ts, end))
 }
 
 /// Optional `.ffffff` / `,ffffff` at `i`: (micros, digits kept, end).
@@ -313,7 +350,7 @@ fn iso(b: &[u8], i: usize) -> Option<(Ts, usize)> {
                 frac_digits: fd,
             },
             z,
-            false,
+            Dated::Full,
         )?,
         end,
     ))
@@ -353,7 +390,7 @@ fn access(b: &[u8], i: usize) -> Option<(Ts, usize)> {
                 frac_digits: fd,
             },
             z,
-            false,
+            Dated::Full,
         )?,
         end,
     ))
@@ -388,7 +425,7 @@ fn month_day(b: &[u8], i: usize, weekday: bool) -> Option<(Ts, usize)> {
     }
     if !weekday && b.get(j + 5) == Some(&b' ') {
         if let Some(y) = num(b, j + 1, 4) {
-            return clock_after(b, (i64::from(y), mo, d), j + 6, false);
+            return clock_after(b, (i64::from(y), mo, d), j + 6, Dated::Full);
         }
     }
     let (h, mi, s) = hms(b, j + 1)?;
@@ -414,7 +451,7 @@ fn month_day(b: &[u8], i: usize, weekday: bool) -> Option<(Ts, usize)> {
                     frac_digits: fd,
                 },
                 Zone::None,
-                false,
+                Dated::Full,
             )?,
             end + 5,
         ));
@@ -432,7 +469,7 @@ fn month_day(b: &[u8], i: usize, weekday: bool) -> Option<(Ts, usize)> {
                 frac_digits: fd,
             },
             Zone::None,
-            true,
+            Dated::NoYear,
         )?,
         end,
     ))
@@ -455,7 +492,7 @@ fn day_month_year(b: &[u8], i: usize) -> Option<(Ts, usize)> {
     if b.get(j + 9) != Some(&b' ') {
         return None;
     }
-    clock_after(b, (i64::from(y), mo, d), j + 10, false)
+    clock_after(b, (i64::from(y), mo, d), j + 10, Dated::Full)
 }
 
 /// klog's `0821 17:00:00.123456` (month and day as digits, no year) at `i`: ordered within
@@ -470,7 +507,7 @@ pub(crate) fn klog(b: &[u8], i: usize) -> Option<(Ts, usize)> {
 
 /// A month and day without a year, then `HH:MM:SS[.frac]` at `i`.
 fn no_year_time(b: &[u8], (mo, d): (u32, u32), i: usize) -> Option<(Ts, usize)> {
-    clock_after(b, (0, mo, d), i, true)
+    clock_after(b, (0, mo, d), i, Dated::NoYear)
 }
 
 /// `HH:MM:SS[.frac]` at `i` on the date read (Cisco's `Mar 23 2026 14:00:02`, klog's and
@@ -479,7 +516,7 @@ fn clock_after(
     b: &[u8],
     (y, mo, d): (i64, u32, u32),
     i: usize,
-    no_year: bool,
+    dated: Dated,
 ) -> Option<(Ts, usize)> {
     let (h, mi, s) = hms(b, i)?;
     let (micros, frac_digits, end) = fraction(b, i + 8);
@@ -493,7 +530,7 @@ fn clock_after(
         micros,
         frac_digits,
     };
-    Some((build(f, Zone::None, no_year)?, end))
+    Some((build(f, Zone::None, dated)?, end))
 }
 
 /// The rest of Java's default medium form `Nov 29, 2026 9:48:03 PM` (java.util.logging's
@@ -533,7 +570,7 @@ fn month_day_year_12h(b: &[u8], mo: u32, d: u32, i: usize) -> Option<(Ts, usize)
         micros: 0,
         frac_digits: 0,
     };
-    Some((build(f, Zone::None, false)?, j + 9))
+    Some((build(f, Zone::None, Dated::Full)?, j + 9))
 }
 
 /// `11-30 09:15:02.123` (month and day joined by `-`, no year), Android logcat's form:
@@ -564,7 +601,7 @@ fn dotted_day_first(b: &[u8], i: usize) -> Option<(Ts, usize)> {
         micros,
         frac_digits: fd,
     };
-    Some((build(f, z, false)?, end))
+    Some((build(f, z, Dated::Full)?, end))
 }
 
 /// A timestamp starting exactly at `i`.
@@ -616,7 +653,7 @@ pub(crate) fn epoch(b: &[u8], i: usize) -> Option<(Ts, usize)> {
             key,
             zone: Zone::Utc,
             frac_digits: fd,
-            no_year: false,
+            dated: Dated::Full,
         },
         end,
     ))
@@ -678,7 +715,7 @@ pub(crate) fn find(line: &[u8]) -> Option<(Ts, Option<usize>)> {
     if line.get(i) == Some(&b'[') {
         i += 1;
     }
-    if let Some((ts, end)) = parse_at(line, i) {
+    if let Some((ts, end)) = parse_at(line, i).or_else(|| clock_only(line, i)) {
         let end = if line.get(end) == Some(&b']') {
             end + 1
         } else {
@@ -738,11 +775,16 @@ pub(crate) enum Precision {
 }
 
 /// ISO form `2024-05-01T10:00:00.123+08:00` (fraction and zone as written); syslog
-/// timestamps without a year keep their form: `May  1 10:00:00`.
+/// timestamps without a year keep their form: `May  1 10:00:00`, and a time of day alone
+/// is shown alone (`10:00:00.123`; its day is `-`).
 pub(crate) fn format(ts: &Ts, precision: Precision) -> String {
     let (y, mo, d, h, mi, s, micros) = parts(ts.key);
     let mut out = String::with_capacity(32);
-    if ts.no_year {
+    if ts.dated == Dated::NoDate {
+        if precision == Precision::Day {
+            return "-".into();
+        }
+    } else if ts.dated == Dated::NoYear {
         out.push_str(std::str::from_utf8(MONTHS[(mo - 1) as usize]).unwrap_or("???"));
         out.push(' ');
         if d < 10 {
@@ -778,7 +820,7 @@ pub(crate) fn format(ts: &Ts, precision: Precision) -> String {
         out.push('.');
         out.push_str(&digits[..usize::from(ts.frac_digits.min(6))]);
     }
-    if !ts.no_year {
+    if ts.dated.has_year() {
         match ts.zone {
             Zone::None => {}
             Zone::Utc => out.push('Z'),

@@ -316,7 +316,7 @@ impl Rows {
 pub struct Buckets {
     pub width: i64,
     pub cells: FxHashMap<(i64, usize), u64>,
-    pub no_year: bool,
+    pub dated: crate::ts::Dated,
     pub min: Option<i64>,
     pub max: Option<i64>,
 }
@@ -327,7 +327,7 @@ impl Buckets {
             .cells
             .entry((t.key.div_euclid(self.width), file))
             .or_insert(0) += 1;
-        self.no_year |= t.no_year;
+        self.dated = self.dated.max(t.dated);
         self.min = Some(self.min.map_or(t.key, |m| m.min(t.key)));
         self.max = Some(self.max.map_or(t.key, |m| m.max(t.key)));
     }
@@ -336,7 +336,7 @@ impl Buckets {
         for (k, c) in o.cells {
             *self.cells.entry(k).or_insert(0) += c;
         }
-        self.no_year |= o.no_year;
+        self.dated = self.dated.max(o.dated);
         for v in [o.min, o.max].into_iter().flatten() {
             self.min = Some(self.min.map_or(v, |m| m.min(v)));
             self.max = Some(self.max.map_or(v, |m| m.max(v)));

@@ -56,6 +56,8 @@ pub enum TimeFormat {
     Klog,
     /// `11-30 09:15:02.123` (no year; Android logcat).
     MonthDay,
+    /// `09:15:02.123`: a time of day alone (no date).
+    Clock,
     /// `11/30/2026, 9:15:02 AM`, `03/29/26,00:03:06`: month, day, year.
     SlashMonthFirst,
     /// `30/11/2026 21:15:02`: day, month, year.

@@ -202,7 +202,7 @@ pub fn describe(
     files: &[String],
     (reg, formats): (Option<&Registry>, &[String]),
     window: Option<(i64, i64)>,
-    no_year: bool,
+    dated: crate::ts::Dated,
 ) -> (String, String) {
     let (mut zh, mut en) = measure_words(q, resolved);
     let fmts = formats.join(", ");
@@ -255,7 +255,7 @@ pub fn describe(
             if s == i64::MIN || s == i64::MAX {
                 "…".to_string()
             } else {
-                show_second(s, no_year)
+                show_second(s, dated)
             }
         };
         zh.push_str(&format!(

@@ -115,10 +115,11 @@ pub fn parse_time(b: &[u8], fmt: TimeFormat) -> Option<Ts> {
     let epoch_scale = match fmt {
         TimeFormat::Syslog => {
             return ts::parse_at(b, 0)
-                .filter(|(t, _)| t.no_year)
+                .filter(|(t, _)| t.dated == ts::Dated::NoYear)
                 .map(|(t, _)| t)
         }
         TimeFormat::Klog => return ts::klog(b, 0).map(|(t, _)| t),
+        TimeFormat::Clock => return ts::clock_only(b, 0).map(|(t, _)| t),
         TimeFormat::MonthDay => return ts::month_day_dashed(b, 0).map(|(t, _)| t),
         TimeFormat::SlashMonthFirst => return ts::slash_date(b, 0, false).map(|(t, _)| t),
         TimeFormat::SlashDayFirst => return ts::slash_date(b, 0, true).map(|(t, _)| t),
@@ -142,7 +143,7 @@ pub fn parse_time(b: &[u8], fmt: TimeFormat) -> Option<Ts> {
         key,
         zone: ts::Zone::Utc,
         frac_digits: if epoch_scale == 1 { 6 } else { 3 },
-        no_year: false,
+        dated: ts::Dated::Full,
     })
 }
 

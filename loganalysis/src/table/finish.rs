@@ -204,7 +204,7 @@ pub fn bucket_rows(b: Buckets, q: &Query, nfiles: usize) -> (i64, Vec<BucketRow>
             key: i * width,
             zone: ts::Zone::None,
             frac_digits: 0,
-            no_year: b.no_year,
+            dated: b.dated,
         };
         ts::format(&t, precision)
     };

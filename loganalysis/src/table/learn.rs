@@ -36,6 +36,8 @@ enum Clock {
     /// `03/29/26,00:03:06`, `11/30/2026, 9:15:02 AM`: which number is the month is read
     /// from the whole sample.
     Slash,
+    /// `09:15:02.123` at the line's start: a time of day alone.
+    TimeOfDay,
 }
 
 /// Header tokens that may stand before the time (`[Nest] 4312  - 11/30/2026, ...`).
@@ -79,6 +81,9 @@ fn time_at(line: &[u8], at: usize, prefix: usize) -> Option<Lead> {
     {
         // Month first or day first: the sample decides which, from all its dates.
         (Clock::Slash, end)
+    } else if let Some((_, end)) = ts::clock_only(line, i).filter(|_| prefix == 0) {
+        // A clock alone is too plain to look for after other tokens.
+        (Clock::TimeOfDay, end)
     } else {
         // Epoch seconds to nanoseconds (the parser takes 10, 13, 16 or 19 digits).
         let (_, end) = ts::epoch(line, i)?;
@@ -413,6 +418,7 @@ fn definition(
     let _ = writeln!(out, "regex = '''{}'''\ntime = \"time\"", p.re);
     match shape.clock {
         Clock::MonthDay => out.push_str("time_format = \"month_day\"\n"),
+        Clock::TimeOfDay => out.push_str("time_format = \"clock\"\n"),
         Clock::Slash => {
             let f = slash_format(shape.day_first);
             let _ = writeln!(out, "time_format = \"{f}\"");

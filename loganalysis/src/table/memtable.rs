@@ -94,7 +94,7 @@ fn now() -> Ts {
         key: (secs + ts::days_from_civil(1970, 1, 1) * 86_400) * 1_000_000,
         zone: ts::Zone::Utc,
         frac_digits: 0,
-        no_year: false,
+        dated: crate::ts::Dated::Full,
     }
 }
 
@@ -179,8 +179,14 @@ pub fn run_table(t: &MemTable, q: &Query) -> Result<QueryResult, QueryError> {
     if let QueryValue::Rows { rows, .. } = &mut value {
         rows.iter_mut().for_each(|r| r.line = 0);
     }
-    let (described_zh, described_en) =
-        describe(q, &p.resolved, &names, (None, &names), window, false);
+    let (described_zh, described_en) = describe(
+        q,
+        &p.resolved,
+        &names,
+        (None, &names),
+        window,
+        crate::ts::Dated::Full,
+    );
     let mut query = q.clone();
     query.limit = Some(q.limit() as u32);
     let notes = Vec::new();

@@ -168,13 +168,13 @@ fn place_yearless(opened: &mut [Opened], newest: &[Option<Ts>]) {
     let dated = newest
         .iter()
         .flatten()
-        .filter(|t| !t.no_year)
+        .filter(|t| t.dated.has_year())
         .map(|t| t.key)
         .max();
     let Some(key) = dated else { return };
     let newest_day = crate::ts::civil_from_days(key.div_euclid(86_400 * 1_000_000));
     for (o, t) in opened.iter_mut().zip(newest) {
-        if t.is_some_and(|t| t.no_year) {
+        if t.is_some_and(|t| !t.dated.has_year()) {
             o.newest_day = Some(newest_day);
         }
     }
@@ -313,6 +313,18 @@ fn query_notes(q: &Query, end: Option<&Ts>, opened: &[Opened], notes: &mut Vec<S
             );
         }
     }
+    let times_used = q.window.is_some()
+        || matches!(
+            q.measure,
+            Measure::Buckets | Measure::Rows | Measure::Timeline
+        );
+    if times_used && end.is_some_and(|e| e.dated == crate::ts::Dated::NoDate) {
+        notes.push(
+            "日志只写时刻、不写日期：它的时间都按同一天读 / the log writes the time of day \
+             only, no date: its times are read as one day's"
+                .to_string(),
+        );
+    }
     for o in opened {
         if let Some(n) = super::role_keys::note(&o.role_keys, &o.schema) {
             if !notes.contains(&n) {
@@ -399,10 +411,10 @@ pub fn run_query_with(
     let matched = acc.matched;
     let unit = plans[0].field.as_ref().map(|f| f.unit).unwrap_or_default();
     let value = finish(acc, q, unit, files.len(), &names);
-    let no_year = end.is_some_and(|e| e.no_year);
+    let dated = end.map_or(crate::ts::Dated::Full, |e| e.dated);
     let formats: Vec<String> = sources.iter().map(|s| s.format.clone()).collect();
     let (described_zh, described_en) =
-        describe(q, &resolved, &names, (Some(reg), &formats), window, no_year);
+        describe(q, &resolved, &names, (Some(reg), &formats), window, dated);
     let pipeline = shell_pipeline(q, &opened, &plans, window, &value, &sources, &mut notes);
     let mut query = q.clone();
     query.limit = Some(q.limit() as u32);

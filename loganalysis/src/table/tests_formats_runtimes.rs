@@ -1,10 +1,13 @@
 //! The default loggers of language runtimes (.NET's console and Serilog's CLEF,
-//! java.util.logging, the JVM's GC log), planted event by event: levels, exceptions, times and the figures in
+//! java.util.logging, the JVM's GC log, a service's JSON stdout, layouts that write the time
+//! of day alone), planted event by event: levels, exceptions, times and the figures in
 //! messages match the planted ones, each event read with its following lines.
 
 use std::collections::BTreeMap;
 
-use llmops_common::query::{Field, Filter, FilterOp, Measure, Order, Query, QueryValue, Scalar};
+use llmops_common::query::{
+    Field, Filter, FilterOp, Measure, Order, Query, QueryValue, Scalar, TimePoint, Window,
+};
 
 use super::tests_formats::{
     count, eq, format_of, groups, nearest_rank, run, shell_output, stat, Lcg,
@@ -466,4 +469,94 @@ fn json_lines_read_raw_panics_and_warnings_as_events_and_leave_out_the_banner() 
         },
         nearest_rank(&durs, 95.0),
     );
+}
+
+/// Logs that write the time of day alone: logback's default console layout (`HH:mm:ss.SSS
+/// [thread] LEVEL logger - msg`, traces under their line) and Elixir Logger's default
+/// (`$time $metadata[$level] $message`, a blank line before each event).
+#[test]
+fn a_time_of_day_alone_is_read_as_one_days_clock() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut rng = Lcg(53);
+    let (mut logback, mut elixir) = (String::new(), String::new());
+    let (mut errors, mut window, mut per_minute) = (0u64, 0u64, BTreeMap::new());
+    let mut first_error = None;
+    let mut sec = 9 * 3600 + 58 * 60;
+    for i in 0..600u32 {
+        sec += rng.next(4);
+        let clock = format!("{:02}:{:02}:{:02}", sec / 3600, sec / 60 % 60, sec % 60);
+        let stamp = format!("{clock}.{:03}", rng.next(1000));
+        let error = rng.next(9) == 0;
+        let level = if error { "ERROR" } else { "INFO " };
+        logback.push_str(&format!(
+            "{stamp} [exec-{}] {level} c.e.Orders - order {i} handled\n",
+            rng.next(4)
+        ));
+        if error {
+            errors += 1;
+            first_error.get_or_insert_with(|| stamp.clone());
+            *per_minute.entry(clock[..5].to_string()).or_insert(0u64) += 1;
+            logback.push_str(
+                "java.lang.IllegalStateException: stock\n\tat c.e.Orders.take(Orders.java:7)\n",
+            );
+        }
+        window += u64::from(("10:05:00".."10:11:00").contains(&clock.as_str()));
+        let lvl = if error { "error" } else { "info" };
+        elixir.push_str(&format!(
+            "\n{stamp} request_id=F{i} [{lvl}] Sent 200 in {}ms\n",
+            1 + rng.next(90)
+        ));
+    }
+    let d = dir.path();
+    std::fs::write(d.join("orders.log"), &logback).expect("write");
+    std::fs::write(d.join("phx.log"), &elixir).expect("write");
+    let between = |from: &str, to: &str| Query {
+        window: Some(Window::Between {
+            from: Some(TimePoint(from.into())),
+            to: Some(TimePoint(to.into())),
+        }),
+        ..Query::default()
+    };
+    for name in ["orders.log", "phx.log"] {
+        let r = run(d, name, &between("10:05", "10:10"));
+        assert_eq!(r.value, QueryValue::Count { count: window }, "{name}");
+        assert!(
+            r.notes.iter().any(|n| n.contains("time of day only")),
+            "{name}: {:?}",
+            r.notes
+        );
+        let p = r.pipeline.expect("a Perl check");
+        assert_eq!(shell_output(d, &p), window.to_string(), "{name}: {p}");
+        assert_eq!(count(d, name, vec![eq("level", "ERROR")]), errors, "{name}");
+    }
+    // The first error's time, as the log writes it, and the peak minute of errors.
+    let rows = Query {
+        measure: Measure::Rows,
+        filters: vec![eq("level", "ERROR")],
+        limit: Some(1),
+        ..Query::default()
+    };
+    match run(d, "orders.log", &rows).value {
+        QueryValue::Rows { rows, .. } => {
+            assert_eq!(rows[0].time.as_deref(), first_error.as_deref());
+            assert_eq!(rows[0].lines, 3, "the trace is the event's");
+        }
+        v => panic!("rows: {v:?}"),
+    }
+    let buckets = Query {
+        measure: Measure::Buckets,
+        filters: vec![eq("level", "ERROR")],
+        ..Query::default()
+    };
+    let (peak_minute, peak) = per_minute
+        .iter()
+        .max_by_key(|(m, n)| (**n, std::cmp::Reverse(m.to_string())))
+        .map(|(m, n)| (m.clone(), *n))
+        .expect("errors");
+    match run(d, "orders.log", &buckets).value {
+        QueryValue::Buckets { peak: Some(p), .. } => {
+            assert_eq!((p.start, p.count), (peak_minute, peak));
+        }
+        v => panic!("buckets: {v:?}"),
+    }
 }

@@ -181,11 +181,11 @@ fn resolve_start(p: &Point, end: &Ts) -> i64 {
     match p.date {
         Some(Date::Full(y, m, d)) => {
             // A log without years (syslog) counts from year 0.
-            let y = if end.no_year { 0 } else { y };
+            let y = if end.dated.has_year() { y } else { 0 };
             ts::days_from_civil(y, m, d) * DAY + p.sod
         }
         Some(Date::MonthDay(m, d)) => {
-            let y = if (m, d) > (em, ed) && !end.no_year {
+            let y = if (m, d) > (em, ed) && end.dated.has_year() {
                 ey - 1
             } else {
                 ey
@@ -202,10 +202,14 @@ fn resolve_start(p: &Point, end: &Ts) -> i64 {
         }
         // A log without years (syslog) counts from year 0.
         Some(Date::YearMonth(y, m)) => {
-            ts::days_from_civil(if end.no_year { 0 } else { y }, m, 1) * DAY
+            ts::days_from_civil(if end.dated.has_year() { y } else { 0 }, m, 1) * DAY
         }
         Some(Date::Month(m)) => {
-            let y = if m > em && !end.no_year { ey - 1 } else { ey };
+            let y = if m > em && end.dated.has_year() {
+                ey - 1
+            } else {
+                ey
+            };
             ts::days_from_civil(y, m, 1) * DAY
         }
         None => {
@@ -304,13 +308,14 @@ pub fn check_window(w: &Window) -> Result<(), QueryError> {
     }
 }
 
-/// A second on the log's clock as `2024-05-01T10:05:00` (syslog form without a year).
-pub fn show_second(sec: i64, no_year: bool) -> String {
+/// A second on the log's clock as `2024-05-01T10:05:00` (syslog form without a year, the
+/// time of day alone without a date).
+pub(crate) fn show_second(sec: i64, dated: ts::Dated) -> String {
     let t = Ts {
         key: sec * 1_000_000,
         zone: ts::Zone::None,
         frac_digits: 0,
-        no_year,
+        dated,
     };
     ts::format(&t, ts::Precision::Full)
 }
@@ -338,9 +343,9 @@ mod tests {
             &e,
         )
         .expect("window");
-        assert_eq!(show_second(a, false), "2024-05-01T23:00:00");
+        assert_eq!(show_second(a, ts::Dated::Full), "2024-05-01T23:00:00");
         // Ending on the hour, the range ends at it: two hours.
-        assert_eq!(show_second(b, false), "2024-05-02T00:59:59");
+        assert_eq!(show_second(b, ts::Dated::Full), "2024-05-02T00:59:59");
         let (_, b) = resolve_window(
             &Window::Between {
                 from: tp("00:10"),
@@ -349,7 +354,7 @@ mod tests {
             &e,
         )
         .expect("window");
-        assert_eq!(show_second(b, false), "2024-05-02T01:20:59");
+        assert_eq!(show_second(b, ts::Dated::Full), "2024-05-02T01:20:59");
         // "before 01:00" ends where the hour starts too.
         let (_, b) = resolve_window(
             &Window::Between {
@@ -359,7 +364,7 @@ mod tests {
             &e,
         )
         .expect("window");
-        assert_eq!(show_second(b, false), "2024-05-02T00:59:59");
+        assert_eq!(show_second(b, ts::Dated::Full), "2024-05-02T00:59:59");
         // A window that runs past the log's end stays on the day of its start.
         let late = end("2024-05-02T03:30:00");
         let (a, b) = resolve_window(
@@ -370,8 +375,8 @@ mod tests {
             &late,
         )
         .expect("window");
-        assert_eq!(show_second(a, false), "2024-05-02T03:00:00");
-        assert_eq!(show_second(b, false), "2024-05-02T03:59:59");
+        assert_eq!(show_second(a, ts::Dated::Full), "2024-05-02T03:00:00");
+        assert_eq!(show_second(b, ts::Dated::Full), "2024-05-02T03:59:59");
         let (a, b) = resolve_window(&Window::Last { seconds: 300 }, &e).expect("last");
         assert_eq!(b - a, 300);
         let (a, _) = resolve_window(
@@ -382,7 +387,7 @@ mod tests {
             &e,
         )
         .expect("around");
-        assert_eq!(show_second(a, false), "2024-05-01T10:00:00");
+        assert_eq!(show_second(a, ts::Dated::Full), "2024-05-01T10:00:00");
     }
 
     #[test]
@@ -394,7 +399,10 @@ mod tests {
                 to: tp(p),
             };
             let (a, b) = resolve_window(&w, &e).expect("window");
-            (show_second(a, false), show_second(b, false))
+            (
+                show_second(a, ts::Dated::Full),
+                show_second(b, ts::Dated::Full),
+            )
         };
         let dec = ("2026-12-01T00:00:00".into(), "2026-12-31T23:59:59".into());
         assert_eq!(month("--12"), dec);
@@ -427,7 +435,10 @@ mod tests {
                 to: tp(p),
             };
             let (a, b) = resolve_window(&w, &e).expect("window");
-            (show_second(a, false), show_second(b, false))
+            (
+                show_second(a, ts::Dated::Full),
+                show_second(b, ts::Dated::Full),
+            )
         };
         assert_eq!(
             day("---08"),
@@ -444,8 +455,8 @@ mod tests {
             &e,
         )
         .expect("window");
-        assert_eq!(show_second(a, false), "2027-03-08T23:00:00");
-        assert_eq!(show_second(b, false), "2027-03-09T00:59:59");
+        assert_eq!(show_second(a, ts::Dated::Full), "2027-03-08T23:00:00");
+        assert_eq!(show_second(b, ts::Dated::Full), "2027-03-09T00:59:59");
     }
 
     /// A time asked in a zone lands on the log's clock: 09:36 in Beijing is 01:36 in a UTC
@@ -457,7 +468,7 @@ mod tests {
                 at: TimePoint(p.into()),
                 seconds: 0,
             };
-            show_second(resolve_window(&w, e).expect("window").0, false)
+            show_second(resolve_window(&w, e).expect("window").0, ts::Dated::Full)
         };
         let utc = end("2031-09-22T03:59:57Z");
         assert_eq!(at("09:36+08:00", &utc), "2031-09-22T01:36:00");

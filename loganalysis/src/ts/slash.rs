@@ -3,7 +3,7 @@
 //! `03/28-09:01:55.951265` (Snort, no year). Which number is the month cannot be told from
 //! one line, so a layout declares it after reading its sample ([`day_first`]).
 
-use super::{build, digit, fraction, num, Fields, Ts, Zone};
+use super::{build, digit, fraction, num, Dated, Fields, Ts, Zone};
 
 /// One or two digits at `i`: (value, end).
 fn one_or_two(b: &[u8], i: usize) -> Option<(u32, usize)> {
@@ -84,7 +84,18 @@ pub(crate) fn slash_date(b: &[u8], i: usize, day_first: bool) -> Option<(Ts, usi
         micros,
         frac_digits,
     };
-    Some((build(f, Zone::None, year.is_none())?, end))
+    Some((
+        build(
+            f,
+            Zone::None,
+            if year.is_none() {
+                Dated::NoYear
+            } else {
+                Dated::Full
+            },
+        )?,
+        end,
+    ))
 }
 
 /// Whether slashed dates sampled as `values` (each starting with one) are day first: some

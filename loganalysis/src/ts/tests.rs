@@ -128,7 +128,7 @@ fn recognised_forms_and_prefix_end() {
 /// after a blank (gunicorn), the day first with dots, Django's access time.
 #[test]
 fn more_recognised_forms() {
-    let cases: [(&str, &str, Option<usize>); 5] = [
+    let cases: [(&str, &str, Option<usize>); 7] = [
         (
             "2026-03-13-19.03.11.402118-300 E0E859 LEVEL: Event",
             "2026-03-13T19:03:11.402118-05:00",
@@ -154,6 +154,13 @@ fn more_recognised_forms() {
             "2026-03-14T09:02:32",
             Some(22),
         ),
+        // A time of day alone at the line's start (logback's default console layout).
+        (
+            "10:00:00.123 [main] INFO  c.e.App - started",
+            "10:00:00.123",
+            Some(12),
+        ),
+        ("[10:00:00] time only", "10:00:00", Some(10)),
     ];
     for (line, want, end) in cases {
         assert_eq!(show(line), Some((want.to_string(), end)), "{line}");
@@ -164,7 +171,7 @@ fn more_recognised_forms() {
 fn klog_times_are_read_only_when_asked_for() {
     let (t, end) = klog(b"0821 17:00:00.123456 1", 0).expect("klog time");
     assert_eq!(
-        (format(&t, Precision::Full), end, t.no_year),
+        (format(&t, Precision::Full), end, t.dated == Dated::NoYear),
         ("Aug 21 17:00:00.123456".to_string(), 20, true)
     );
     assert!(find(b"0821 17:00:00.123456 1 x.go:1] m").is_none());
@@ -179,7 +186,10 @@ fn rejects_non_timestamps() {
         "2024-13-01 10:00:00 bad month",
         "2024-05-01 25:00:00 bad hour",
         "2024-05-01 no time",
-        "10:00:00 time only",
+        "10:00:00:12 a colon after the seconds",
+        "10:00:0 short",
+        "00:1a:2b:3c:4d:5e a mac address",
+        "took 10:00:00 after a word",
         "Mayday 1 10:00:00",
         "\tat com.example.Foo.bar(Foo.java:12)",
         "{\"msg\":\"no time here\"}",
@@ -232,7 +242,7 @@ fn a_time_without_a_year_is_placed_by_the_newest_dated_event() {
     let at = |line: &str| find(line.as_bytes()).expect("a time").0;
     let jan = at("Jan  1 00:05:00 x").in_year((2031, 1, 1));
     let dec = at("Dec 31 23:55:00 x").in_year((2031, 1, 1));
-    assert!(!jan.no_year && !dec.no_year);
+    assert!(jan.dated.has_year() && dec.dated.has_year());
     assert_eq!(format(&jan, Precision::Full), "2031-01-01T00:05:00");
     assert_eq!(format(&dec, Precision::Full), "2030-12-31T23:55:00");
     assert!(dec.key < jan.key);
