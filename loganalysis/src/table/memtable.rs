@@ -161,6 +161,7 @@ pub fn run_table(t: &MemTable, q: &Query) -> Result<QueryResult, QueryError> {
         level: None,
         tags: &[],
         format: &t.name,
+        level_map: None,
     };
     let window = match &q.window {
         Some(w) => {

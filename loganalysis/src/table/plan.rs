@@ -178,6 +178,15 @@ fn text_eq_ci(a: &[u8], b: &[u8]) -> bool {
     String::from_utf8_lossy(a).to_lowercase() == String::from_utf8_lossy(b).to_lowercase()
 }
 
+/// A field's name without case or separators: `Event ID`, `event-id` and `Event_ID` are
+/// one name.
+pub(super) fn bare_name(s: &str) -> String {
+    s.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
 /// The schema a plan resolves against.
 pub struct Table<'a> {
     pub name: &'a str,
@@ -186,6 +195,8 @@ pub struct Table<'a> {
     pub level: Option<usize>,
     pub tags: &'a [Tag],
     pub format: &'a str,
+    /// The format's own level words (klog's `E`), to a level's name.
+    pub level_map: Option<&'a std::collections::BTreeMap<String, String>>,
 }
 
 impl Table<'_> {
@@ -239,6 +250,17 @@ impl Table<'_> {
             .iter()
             .position(|f| f.name.eq_ignore_ascii_case(name))
         {
+            return Ok(by(i));
+        }
+        // A name said with other separators (`Event ID` for a column `Event_ID`,
+        // `event-id`), when one field is so written.
+        let wanted = bare_name(name);
+        let mut alike = self
+            .fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !wanted.is_empty() && bare_name(&f.name) == wanted);
+        if let (Some((i, _)), None) = (alike.next(), alike.next()) {
             return Ok(by(i));
         }
         for alt in super::roles::fallbacks(&lower) {
@@ -459,7 +481,12 @@ fn compile_held(
             if Some(r.id) == t.level && matches!(op, FilterOp::Eq | FilterOp::Ne) {
                 let word = match &flt.value {
                     Scalar::Text(v) => {
-                        crate::level::word_level(v.to_ascii_uppercase().as_bytes()).map(|l| l.0)
+                        let own = t.level_map.and_then(|m| {
+                            m.get(v.as_str())
+                                .or_else(|| m.get(v.to_ascii_uppercase().as_str()))
+                        });
+                        let v = own.unwrap_or(v).to_ascii_uppercase();
+                        crate::level::word_level(v.as_bytes()).map(|l| l.0)
                     }
                     Scalar::Number(n) if n.fract() == 0.0 => {
                         crate::level::pino(format!("{n}").as_bytes())

@@ -16,10 +16,12 @@ pub fn add_role_keys(fmt: &Format, schema: &mut Schema, wanted: &[&str]) -> Vec<
     }
     let mut added = Vec::new();
     for w in wanted {
-        let has = schema
-            .fields
-            .iter()
-            .any(|f| f.name.eq_ignore_ascii_case(w) || f.roles.iter().any(|r| r == w));
+        let bare = super::plan::bare_name(w);
+        let has = schema.fields.iter().any(|f| {
+            f.name.eq_ignore_ascii_case(w)
+                || f.roles.iter().any(|r| r == w)
+                || (!bare.is_empty() && super::plan::bare_name(&f.name) == bare)
+        });
         // A stand-in the engine resolves the role to, by name or role (`component` for
         // `logger`), is the answer already.
         let fallback = super::roles::fallbacks(w).iter().any(|r| {

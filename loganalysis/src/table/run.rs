@@ -60,6 +60,7 @@ pub fn table_of<'a>(o: &'a Opened) -> Table<'a> {
         level: o.schema.level,
         tags: &fmt.tags,
         format: &fmt.name,
+        level_map: Some(&fmt.level_map),
     }
 }
 

@@ -99,6 +99,7 @@ fn check_first_event(fmt: &Format, schema: &Schema, text: &[u8], t: &def::Format
         level: schema.level,
         tags: &fmt.tags,
         format: &fmt.name,
+        level_map: Some(&fmt.level_map),
     };
     let mut ex = Extractor::new(fmt, schema);
     for (name, want) in &t.fields {

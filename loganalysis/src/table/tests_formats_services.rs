@@ -418,3 +418,52 @@ fn mosquitto_clients_by_id_address_and_account() {
     );
     assert_eq!(count(d, name, vec![timeout]), timeouts);
 }
+
+/// Fields and values as an operator says them: a column asked with a blank for its
+/// underscore (`Event ID` for `Event_ID`), and klog's level letters (`E`, `W`) as the levels
+/// they stand for.
+#[test]
+fn fields_and_levels_are_found_as_an_operator_says_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let mut rng = Lcg(61);
+    let (mut json, mut klog) = (String::new(), String::new());
+    let (mut failed_logons, mut errors, mut warnings) = (0u64, 0u64, 0u64);
+    for i in 0..300u32 {
+        let id = [4624, 4625, 4688][rng.next(3) as usize];
+        failed_logons += u64::from(id == 4625);
+        json.push_str(&format!(
+            "{{\"TimeCreated\":\"2031-09-16T01:{:02}:{:02}Z\",\"Event_ID\":{id},\"Task_Category\":\"Logon\"}}\n",
+            i / 60,
+            i % 60
+        ));
+        let letter = ['I', 'I', 'W', 'E'][rng.next(4) as usize];
+        errors += u64::from(letter == 'E');
+        warnings += u64::from(letter == 'W');
+        klog.push_str(&format!(
+            "{letter}0916 01:{:02}:{:02}.{i:06}       1 controller.go:{}] \"Sync done\" n={i}\n",
+            i / 60,
+            i % 60,
+            100 + rng.next(50)
+        ));
+    }
+    std::fs::write(d.join("security.json"), &json).expect("write");
+    std::fs::write(d.join("kcm.log"), &klog).expect("write");
+    let eq_num =
+        |field: &str, v: f64| Filter::new(Some(Field::new(field)), FilterOp::Eq, Scalar::Number(v));
+    assert_eq!(
+        count(d, "security.json", vec![eq_num("Event ID", 4625.0)]),
+        failed_logons
+    );
+    assert_eq!(
+        count(d, "security.json", vec![eq_num("event-id", 4625.0)]),
+        failed_logons
+    );
+    assert_eq!(count(d, "kcm.log", vec![eq("severity", "E")]), errors);
+    assert_eq!(count(d, "kcm.log", vec![eq("level", "w")]), warnings);
+    assert_eq!(
+        count(d, "kcm.log", vec![eq("source", "controller.go")]),
+        300,
+        "the file, its line apart"
+    );
+}
