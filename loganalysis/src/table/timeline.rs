@@ -10,6 +10,9 @@ use super::hit::{make_hit, Hit, MAX_ROW_TEXT};
 use super::plan::{Plan, RequestPart, RowAccess};
 use crate::ts::{self, Precision, Ts};
 
+mod cluster;
+use cluster::cluster;
+
 /// Past this many kinds in one window the rows of a new kind are not listed (the window's
 /// counts stay exact); a window of one template per line is not worth a larger map.
 pub(super) const MAX_KINDS: usize = 20_000;
@@ -300,6 +303,14 @@ fn with_one_offs(sorted: Vec<(f64, Kind)>, limit: usize, extra: bool) -> Vec<(f6
     };
     let mut picked: Vec<usize> = of_kind(true).chain(of_kind(false)).collect();
     picked.truncate(limit / 5);
+    // Each log's commonest warning or error of the window: a one-off outranks it by
+    // rarity, but it is what the window is about (a storm of rejects while single bounces
+    // come and go).
+    for i in commonest_notable(&sorted) {
+        if !picked.contains(&i) && picked.len() < limit {
+            picked.push(i);
+        }
+    }
     // A restart's lines are several one-off state changes in a row ("shutting down", …,
     // "ready to accept connections"): a few more of them show past the limit, so the
     // service coming back is never crowded out by its going down.
@@ -318,6 +329,24 @@ fn with_one_offs(sorted: Vec<(f64, Kind)>, limit: usize, extra: bool) -> Vec<(f6
     let others = fair_share(rest, room);
     kept.extend(others);
     kept
+}
+
+/// Per file, the notable kind with the most events in the window (when it has
+/// [`RESUMED_MIN`] at least): its index in `sorted`.
+fn commonest_notable(sorted: &[(f64, Kind)]) -> Vec<usize> {
+    let mut best: FxHashMap<usize, (u64, usize)> = FxHashMap::default();
+    for (i, (_, k)) in sorted.iter().enumerate() {
+        if !k.notable || k.count < RESUMED_MIN {
+            continue;
+        }
+        let slot = best.entry(k.first.file).or_insert((k.count, i));
+        if k.count > slot.0 {
+            *slot = (k.count, i);
+        }
+    }
+    let mut out: Vec<usize> = best.into_values().map(|(_, i)| i).collect();
+    out.sort_unstable();
+    out
 }
 
 /// The `limit` best of `sorted` (best first), each file given its best `limit / files`
@@ -510,100 +539,6 @@ fn uuid_like(s: &str) -> bool {
         && s.bytes().all(|b| b == b'-' || b.is_ascii_hexdigit())
 }
 
-/// Past this many templates of one length in one file's window, they are not clustered
-/// (the pairwise comparison is quadratic).
-const MAX_CLUSTERED: usize = 2_000;
-
-/// One file's kinds with templates that differ only in identifiers merged (see
-/// [`same_kind`]): "Shrinking ISR" of forty partitions is one kind.
-fn cluster(kinds: FxHashMap<Vec<u8>, Kind>) -> Vec<Kind> {
-    let mut by_len: FxHashMap<usize, Vec<(Vec<u8>, Kind)>> = FxHashMap::default();
-    for (t, k) in kinds {
-        let n = if t.first() == Some(&REQUEST_KEY) {
-            usize::MAX
-        } else {
-            t.split(u8::is_ascii_whitespace)
-                .filter(|w| !w.is_empty())
-                .count()
-        };
-        by_len.entry(n).or_default().push((t, k));
-    }
-    let mut out = Vec::new();
-    if let Some(requests) = by_len.remove(&usize::MAX) {
-        out.extend(requests.into_iter().map(|(_, k)| k));
-    }
-    for (_, mut group) in by_len {
-        if group.len() > MAX_CLUSTERED {
-            out.extend(group.into_iter().map(|(_, k)| k));
-            continue;
-        }
-        // File order first, so a cluster is named by its earliest template.
-        group.sort_by_key(|(_, k)| (k.first.time.map(|t| t.key), k.first.line));
-        let mut clusters: Vec<(Vec<u8>, Kind)> = Vec::new();
-        for (t, k) in group {
-            match clusters.iter_mut().find(|(rep, _)| same_kind(rep, &t)) {
-                Some((_, c)) => c.merge(k),
-                None => clusters.push((t, k)),
-            }
-        }
-        out.extend(clusters.into_iter().map(|(_, k)| k));
-    }
-    out
-}
-
-/// Whether two templates of as many words are one kind of event: at least half their
-/// words the same, and each word that differs an identifier or a value on one side at
-/// least (a digit, a mask, or `-_./=@:` inside it): "on partition notify-events-<n>" and
-/// "on partition orders-<n>" are one kind, "node <n> failed" and "node <n> recovered" two.
-fn same_kind(a: &[u8], b: &[u8]) -> bool {
-    let words = |t: &[u8]| -> Vec<Vec<u8>> {
-        t.split(u8::is_ascii_whitespace)
-            .filter(|w| !w.is_empty())
-            .map(<[u8]>::to_vec)
-            .collect()
-    };
-    let (a, b) = (words(a), words(b));
-    if a.len() != b.len() || a.is_empty() {
-        return false;
-    }
-    let mut same = 0;
-    for (x, y) in a.iter().zip(&b) {
-        if x == y {
-            same += 1;
-        } else if !(identifier(x) || identifier(y)) {
-            return false;
-        }
-    }
-    same * 2 >= a.len()
-}
-
-/// Keys whose value says what kind of work a line is about (`class=ExportJob`).
-const KIND_KEYS: [&[u8]; 7] = [
-    b"class", b"job", b"type", b"event", b"queue", b"task", b"worker",
-];
-
-/// A word that names or counts something rather than saying what happened. Of a
-/// `key=value` word only the value counts: `broker=<n>` is an identifier; a word value of
-/// a key that names a kind of work (`type=export`) or written in capitals
-/// (`class=ExportJob`, `method=POST`) is what the event is about; `user=alice` names who.
-fn identifier(w: &[u8]) -> bool {
-    let w = w
-        .strip_suffix(b".")
-        .or_else(|| w.strip_suffix(b","))
-        .or_else(|| w.strip_suffix(b";"))
-        .unwrap_or(w);
-    if let Some(eq) = w.iter().position(|c| *c == b'=').filter(|i| *i > 0) {
-        let (key, value) = (&w[..eq], &w[eq + 1..]);
-        let kind = KIND_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k))
-            || value.iter().any(u8::is_ascii_uppercase);
-        let names_the_kind = kind && value.iter().all(u8::is_ascii_alphabetic);
-        return !(value.is_empty() || names_the_kind);
-    }
-    let inner = w.get(1..w.len().saturating_sub(1)).unwrap_or(&[]);
-    w.iter().any(|c| c.is_ascii_digit() || *c == b'<')
-        || inner.iter().any(|c| b"-_./=@:".contains(c))
-}
-
 impl Kind {
     /// Takes in another template's events as the same kind.
     fn merge(&mut self, b: Kind) {
@@ -666,7 +601,7 @@ impl Kind {
 mod tests {
     use super::*;
 
-    fn kind(count: u64, in_file: u64, file_total: u64, notable: bool) -> Kind {
+    pub(super) fn kind(count: u64, in_file: u64, file_total: u64, notable: bool) -> Kind {
         Kind {
             first: Hit {
                 file: 0,
@@ -703,35 +638,6 @@ mod tests {
     }
 
     #[test]
-    fn templates_differing_only_in_identifiers_are_one_kind() {
-        let one = |a: &str, b: &str| same_kind(a.as_bytes(), b.as_bytes());
-        assert!(one(
-            "[Partition notify-events-<n> broker=<n>] Shrinking ISR from <n>,<n> to <n>.",
-            "[Partition appointment-events-<n> broker=<n>] Shrinking ISR from <n>,<n> to <n>."
-        ));
-        assert!(one(
-            "Error processing append on partition orders-<n> (kafka.server.ReplicaManager)",
-            "Error processing append on partition payments-<n> (kafka.server.ReplicaManager)"
-        ));
-        assert!(!one(
-            "Connection to node <n> failed",
-            "Connection to node <n> established"
-        ));
-        assert!(!one("user alice logged in", "user bob logged in"));
-        assert!(one("fetch broker=<n> done", "fetch broker=<id> done"));
-        // Who did it is an identifier; what kind of work it is is not.
-        assert!(one(
-            "login attempt: db=app user=alice",
-            "login attempt: db=app user=report"
-        ));
-        assert!(!one(
-            "pid=<n> class=ExportJob jid=<id> INFO: start",
-            "pid=<n> class=ThumbJob jid=<id> INFO: start"
-        ));
-        assert!(!one("a b", "a b c"));
-    }
-
-    #[test]
     fn a_kind_rare_in_its_file_or_bursting_in_the_window_scores_above_a_steady_one() {
         // 1000 events in the file, 100 in the window.
         let steady = kind(10, 100, 1000, false).score(100);
@@ -741,5 +647,23 @@ mod tests {
         assert!(once > burst && burst > steady, "{once} {burst} {steady}");
         // An error as common as the steady kind still outranks it.
         assert!(kind(10, 100, 1000, true).score(100) > steady + 5.0);
+    }
+
+    #[test]
+    fn each_logs_commonest_warning_of_the_window_is_shown_beside_rarer_ones() {
+        // Twelve errors seen once in the whole file outrank, by rarity, a storm of 175
+        // rejects; the storm still takes a place.
+        let mut sorted: Vec<(f64, Kind)> = (0..12)
+            .map(|i| {
+                let mut k = kind(1, 1, 8000, true);
+                k.first.line = i;
+                (k.score(1500), k)
+            })
+            .collect();
+        let storm = kind(175, 175, 8000, true);
+        sorted.push((storm.score(1500), storm));
+        let kept = with_one_offs(sorted, 10, false);
+        assert_eq!(kept.len(), 10);
+        assert!(kept.iter().any(|(_, k)| k.count == 175));
     }
 }
