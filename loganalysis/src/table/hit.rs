@@ -98,9 +98,12 @@ fn row_text(whole: &[u8]) -> String {
 }
 
 /// The last line of `text` that names an exception at the start of the line, as a Python
-/// traceback ends (`psycopg2.errors.UndefinedColumn: column …`, `ValueError: …`).
+/// traceback ends (`psycopg2.errors.UndefinedColumn: column …`, `ValueError: …`), or a JVM
+/// trace's root cause (its last `Caused by: javax.net.ssl.SSLHandshakeException: …`).
 fn exception_line(text: &[u8]) -> Option<&[u8]> {
     text.split(|&b| b == b'\n').rev().find(|l| {
+        let l = l.trim_ascii_start();
+        let l = l.strip_prefix(b"Caused by: ").unwrap_or(l);
         let name_end = l.iter().position(|&b| b == b':').unwrap_or(0);
         let name = &l[..name_end];
         name.first().is_some_and(u8::is_ascii_alphabetic)
@@ -165,5 +168,24 @@ mod tests {
         assert!(row.ends_with('^'), "{row}");
         assert_eq!(row.lines().count(), MAX_ROW_LINES, "{row}");
         assert!(!row.contains("LINE 1"), "{row}");
+    }
+
+    #[test]
+    fn a_jvm_traces_root_cause_is_kept() {
+        let mut t = String::from("Feb 08, 2035 1:18:40 AM com.example.LabClient submit\nSEVERE: submission failed\ncom.example.LabSubmissionException: TLS handshake failed\n");
+        for i in 0..10 {
+            t += &format!("\tat com.example.C{i}.m(C{i}.java:{i})\n");
+        }
+        t += "Caused by: javax.net.ssl.SSLHandshakeException: PKIX path building failed\n";
+        for i in 0..10 {
+            t += &format!("\tat sun.security.D{i}.m(D{i}.java:{i})\n");
+        }
+        t += "\t... 12 more\n";
+        let row = row_text(t.as_bytes());
+        assert!(
+            row.contains("\nCaused by: javax.net.ssl.SSLHandshakeException: PKIX"),
+            "{row}"
+        );
+        assert!(row.ends_with("... 12 more"), "{row}");
     }
 }
