@@ -57,10 +57,17 @@ pub(super) fn clock_window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
             from: Some(TimePoint(format!("{h:02}:00"))),
             to: Some(TimePoint(format!("{h:02}:59:59"))),
         }),
-        [(_, _, a), (_, _, b), ..] => Some(Window::Between {
-            from: Some(point(a)),
-            to: Some(point(b)),
-        }),
+        [first, second, ..] => {
+            // "around 2:40 … between 2:35 and 2:45": the two a range word joins bound it.
+            let (a, b) = clocks
+                .windows(2)
+                .find(|w| joined_as_a_range(&p.lower, w[0].1, w[1].0))
+                .map_or((&first.2, &second.2), |w| (&w[0].2, &w[1].2));
+            Some(Window::Between {
+                from: Some(point(a)),
+                to: Some(point(b)),
+            })
+        }
         [(s, e, c)] => {
             let near = |cue: Cue| {
                 p.hits.iter().any(|h| {
@@ -93,6 +100,17 @@ pub(super) fn clock_window(lex: &Lexicon, p: &Parsed) -> Option<Window> {
             }
         }
     }
+}
+
+/// Whether only a word that joins a range's two ends stands between two times
+/// ("2:35 and 2:45", "2:35-2:45", "2:35 到 2:45", "from 2:35 to 2:45").
+fn joined_as_a_range(lower: &str, end: usize, start: usize) -> bool {
+    const JOINS: [&str; 12] = [
+        "and", "to", "-", "–", "~", "until", "till", "through", "到", "至", "和", "—",
+    ];
+    lower
+        .get(end..start)
+        .is_some_and(|gap| JOINS.contains(&gap.trim()))
 }
 
 /// Whether the question speaks of "a few minutes" before or after a time ("right before

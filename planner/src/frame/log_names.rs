@@ -255,7 +255,14 @@ fn coordinated(lower: &str, a: (usize, usize), b: (usize, usize)) -> bool {
     let Some(gap) = lower.get(first.1..second.0) else {
         return false;
     };
+    // "ELB 日志和 lab-router.log", "the ELB log and …": the word for a log after the
+    // first name is part of it.
     let gap = gap.trim();
+    let gap = ["的日志", "日志", "logs", "log"]
+        .iter()
+        .find_map(|w| gap.strip_prefix(w))
+        .unwrap_or(gap)
+        .trim();
     let words = &lexicon().grammar.side_by_side;
     ["、", "/", "&", "+", ","].contains(&gap) || words.all().any(|w| w == gap)
 }

@@ -221,3 +221,28 @@ fn a_timeline_of_the_logs_sent_with_it_or_of_all_logs() {
     let q = query("what was going on between 2:13 and 2:16 across all logs");
     assert_eq!(q.files.len(), 5, "{:?}", q.files);
 }
+
+#[test]
+fn a_log_named_by_its_kind_and_the_word_log_joins_a_log_named_by_its_file() {
+    let q = query("03:50 左右 redis 日志和 checkout-api.log 里都发生了什么");
+    assert_eq!(names(&q), ["cache-redis.log", "checkout-api.log"], "{q:?}");
+    let q = query("what happened in the nginx log and checkout-api.log near 4:05");
+    assert_eq!(names(&q), ["checkout-api.log", "edge-nginx.log"], "{q:?}");
+}
+
+#[test]
+fn a_range_of_two_times_bounds_the_window_beside_a_time_said_around_it() {
+    let q = query(
+        "redis acted up around 4:05 - what did cache-redis.log record between 4:00 and 4:12, in order w/ timestamps?",
+    );
+    assert_eq!(q.measure, Measure::Timeline, "{q:?}");
+    assert_eq!(
+        q.window,
+        Some(Window::Between {
+            from: Some(TimePoint("04:00".into())),
+            to: Some(TimePoint("04:12".into())),
+        })
+    );
+    let q = query("walk me thru 04:02-04:06 in redis and checkout-api, who failed when?");
+    assert_eq!(q.measure, Measure::Timeline, "{q:?}");
+}
