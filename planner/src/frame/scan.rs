@@ -153,7 +153,7 @@ fn pairs(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r#"(?-u:\b)([A-Za-z_][A-Za-z0-9_.]{0,63})(\s?)(==?)(\s?)(?:"([^"]{1,200})"|'([^']{1,200})'|([^\s,;，。、)）"']{1,200}))"#,
+        r#"(?-u:\b)([A-Za-z_][A-Za-z0-9_.]{0,63}(?:-[A-Za-z0-9_.]{1,63}){0,8})(\s?)(==?)(\s?)(?:"([^"]{1,200})"|'([^']{1,200})'|([^\s,;，。、)）"']{1,200}))"#,
     );
     for c in r.captures_iter(text) {
         let whole = c.get(0).expect("group 0 always matches");

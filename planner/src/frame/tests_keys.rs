@@ -199,3 +199,26 @@ fn a_key_said_in_words_leaves_the_lexicon_s_word_its_reading() {
     let r = p.answer("how many errors?");
     assert_eq!(r.matched, errors, "{:?}", r.query);
 }
+
+#[test]
+fn a_hyphenated_key_written_with_its_value_is_that_field() {
+    let mut text = String::new();
+    let mut misses = 0u64;
+    for i in 0..120u32 {
+        let result = ["Hit", "Miss", "Hit", "RefreshHit"][(i % 7 % 4) as usize];
+        misses += u64::from(result == "Miss");
+        text.push_str(&format!(
+            "{{\"time\":\"2034-05-17T01:{:02}:{:02}Z\",\"x-edge-result-type\":\"{result}\",\"sc-bytes\":{}}}\n",
+            i / 60,
+            i % 60,
+            100 + i
+        ));
+    }
+    let p = Planted::new("cdn.json", &text);
+    for q in [
+        "how many x-edge-result-type=Miss requests in cdn.json",
+        "cdn.json 里 x-edge-result-type = Miss 的有几条",
+    ] {
+        assert_eq!(super::tests_counts::number(&p.answer(q)), misses, "{q}");
+    }
+}
