@@ -1,5 +1,5 @@
-//! Keys of a JSON event: a dotted path read whole or through nested objects, a scalar as
-//! text, and every leaf by its dotted path.
+//! Keys of a JSON event: a dotted path read whole or through nested objects (and arrays
+//! of objects), a scalar as text, and every leaf by its dotted path.
 
 use std::borrow::Cow;
 
@@ -15,6 +15,10 @@ pub(super) fn dig<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a Value>
     key.match_indices('.')
         .find_map(|(i, _)| match m.get(&key[..i]) {
             Some(Value::Object(inner)) => dig(inner, &key[i + 1..]),
+            Some(Value::Array(items)) => items.iter().find_map(|item| match item {
+                Value::Object(inner) => dig(inner, &key[i + 1..]),
+                _ => None,
+            }),
             _ => None,
         })
 }
@@ -30,7 +34,9 @@ pub(super) fn scalar(v: &Value) -> Option<Cow<'_, str>> {
     }
 }
 
-/// Leaf keys by dotted path.
+/// Leaf keys by dotted path. An array of objects (tracing's `spans`, the spans an event
+/// is in, outermost first) reads as one object of their keys, the first holding a key
+/// giving its value: `spans.worker`.
 pub(super) fn flatten(prefix: &str, m: &Map<String, Value>, out: &mut Vec<(String, String)>) {
     for (k, v) in m {
         let key = if prefix.is_empty() {
@@ -40,7 +46,48 @@ pub(super) fn flatten(prefix: &str, m: &Map<String, Value>, out: &mut Vec<(Strin
         };
         match v {
             Value::Object(inner) if !inner.is_empty() => flatten(&key, inner, out),
+            Value::Array(items) if objects_only(items) => {
+                let mut merged: Vec<(String, String)> = Vec::new();
+                for item in items.iter().filter_map(Value::as_object) {
+                    let mut one = Vec::new();
+                    flatten(&key, item, &mut one);
+                    for (k, v) in one {
+                        if !merged.iter().any(|(m, _)| *m == k) {
+                            merged.push((k, v));
+                        }
+                    }
+                }
+                out.extend(merged);
+            }
             _ => out.push((key, scalar(v).map(Cow::into_owned).unwrap_or_default())),
         }
+    }
+}
+
+/// Whether an array holds objects and nothing else.
+fn objects_only(items: &[Value]) -> bool {
+    !items.is_empty() && items.iter().all(Value::is_object)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_array_of_objects_reads_as_their_keys_the_first_holding_one_winning() {
+        let v: Value = serde_json::from_str(
+            r#"{"span":{"job_id":"bk-1"},"spans":[{"worker":"w-umber","name":"worker"},{"job_id":"bk-1","name":"render_job"}],"tags":["a","b"]}"#,
+        )
+        .expect("json");
+        let m = v.as_object().expect("object");
+        let mut out = Vec::new();
+        flatten("", m, &mut out);
+        let get = |k: &str| out.iter().find(|(x, _)| x == k).map(|(_, v)| v.as_str());
+        assert_eq!(get("spans.worker"), Some("w-umber"));
+        assert_eq!(get("spans.name"), Some("worker"));
+        assert_eq!(get("spans.job_id"), Some("bk-1"));
+        assert_eq!(get("tags"), Some(r#"["a","b"]"#));
+        assert_eq!(dig(m, "spans.job_id").and_then(Value::as_str), Some("bk-1"));
+        assert_eq!(dig(m, "spans.name").and_then(Value::as_str), Some("worker"));
     }
 }

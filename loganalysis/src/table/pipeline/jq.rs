@@ -15,7 +15,7 @@ fn jq_path(key: &str) -> String {
     }
 }
 
-const JQ_DEFS: &str = "def num: if type == \"number\" then . elif type == \"string\" and test(\"^[-+]?([0-9]+(\\\\.[0-9]*)? ?(ns|us|µs|μs|ms|s|m|h))+$\") then ([scan(\"([0-9]+(?:\\\\.[0-9]*)?) ?(ns|us|µs|μs|ms|s|m|h)\") | (.[0] | tonumber) * ({\"ns\": 1e-9, \"us\": 1e-6, \"µs\": 1e-6, \"μs\": 1e-6, \"ms\": 0.001, \"s\": 1, \"m\": 60, \"h\": 3600}[.[1]])] | add) * (if startswith(\"-\") then -1 else 1 end) elif type == \"string\" then (tonumber? // null) else null end; def txt: if type == \"string\" then . elif . == null then null else tojson end; def dig($k): if type != \"object\" then null elif has($k) then .[$k] else first(($k | indices(\".\")[]) as $i | .[$k[0:$i]] | objects | dig($k[$i+1:]) | select(. != null)) // null end;";
+const JQ_DEFS: &str = "def num: if type == \"number\" then . elif type == \"string\" and test(\"^[-+]?([0-9]+(\\\\.[0-9]*)? ?(ns|us|µs|μs|ms|s|m|h))+$\") then ([scan(\"([0-9]+(?:\\\\.[0-9]*)?) ?(ns|us|µs|μs|ms|s|m|h)\") | (.[0] | tonumber) * ({\"ns\": 1e-9, \"us\": 1e-6, \"µs\": 1e-6, \"μs\": 1e-6, \"ms\": 0.001, \"s\": 1, \"m\": 60, \"h\": 3600}[.[1]])] | add) * (if startswith(\"-\") then -1 else 1 end) elif type == \"string\" then (tonumber? // null) else null end; def txt: if type == \"string\" then . elif . == null then null else tojson end; def dig($k): if type == \"array\" then (first(.[] | objects | dig($k) | select(. != null)) // null) elif type != \"object\" then null elif has($k) then .[$k] else first(($k | indices(\".\")[]) as $i | .[$k[0:$i]] | select(type == \"object\" or type == \"array\") | dig($k[$i+1:]) | select(. != null)) // null end;";
 
 fn json_str(t: &str) -> String {
     serde_json::to_string(t).unwrap_or_default()
