@@ -36,8 +36,27 @@ pub(super) fn scalar(v: &Value) -> Option<Cow<'_, str>> {
 
 /// Leaf keys by dotted path. An array of objects (tracing's `spans`, the spans an event
 /// is in, outermost first) reads as one object of their keys, the first holding a key
-/// giving its value: `spans.worker`.
+/// giving its value (`spans.worker`), where no other key of the event ends in the same
+/// name: tracing's `span.job_id` already says what `spans.job_id` would.
 pub(super) fn flatten(prefix: &str, m: &Map<String, Value>, out: &mut Vec<(String, String)>) {
+    let mut from_arrays = Vec::new();
+    leaves(prefix, m, out, &mut from_arrays);
+    let leaf = |k: &str| k.rsplit('.').next().unwrap_or(k).to_string();
+    let named: Vec<String> = out.iter().map(|(k, _)| leaf(k)).collect();
+    out.extend(
+        from_arrays
+            .into_iter()
+            .filter(|(k, _)| !named.contains(&leaf(k))),
+    );
+}
+
+/// Leaves of objects into `out`, those of arrays of objects into `arrays`.
+fn leaves(
+    prefix: &str,
+    m: &Map<String, Value>,
+    out: &mut Vec<(String, String)>,
+    arrays: &mut Vec<(String, String)>,
+) {
     for (k, v) in m {
         let key = if prefix.is_empty() {
             k.clone()
@@ -45,19 +64,17 @@ pub(super) fn flatten(prefix: &str, m: &Map<String, Value>, out: &mut Vec<(Strin
             format!("{prefix}.{k}")
         };
         match v {
-            Value::Object(inner) if !inner.is_empty() => flatten(&key, inner, out),
+            Value::Object(inner) if !inner.is_empty() => leaves(&key, inner, out, arrays),
             Value::Array(items) if objects_only(items) => {
-                let mut merged: Vec<(String, String)> = Vec::new();
                 for item in items.iter().filter_map(Value::as_object) {
                     let mut one = Vec::new();
-                    flatten(&key, item, &mut one);
+                    leaves(&key, item, &mut one, arrays);
                     for (k, v) in one {
-                        if !merged.iter().any(|(m, _)| *m == k) {
-                            merged.push((k, v));
+                        if !arrays.iter().any(|(m, _)| *m == k) {
+                            arrays.push((k, v));
                         }
                     }
                 }
-                out.extend(merged);
             }
             _ => out.push((key, scalar(v).map(Cow::into_owned).unwrap_or_default())),
         }
@@ -84,8 +101,9 @@ mod tests {
         flatten("", m, &mut out);
         let get = |k: &str| out.iter().find(|(x, _)| x == k).map(|(_, v)| v.as_str());
         assert_eq!(get("spans.worker"), Some("w-umber"));
+        // `span.job_id` says it: no second field of that name.
+        assert_eq!(get("spans.job_id"), None);
         assert_eq!(get("spans.name"), Some("worker"));
-        assert_eq!(get("spans.job_id"), Some("bk-1"));
         assert_eq!(get("tags"), Some(r#"["a","b"]"#));
         assert_eq!(dig(m, "spans.job_id").and_then(Value::as_str), Some("bk-1"));
         assert_eq!(dig(m, "spans.name").and_then(Value::as_str), Some("worker"));
