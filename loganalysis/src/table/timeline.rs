@@ -255,7 +255,8 @@ impl Timeline {
                 .then(distance(a).cmp(&distance(b)))
                 .then((a.first.file, a.first.line).cmp(&(b.first.file, b.first.line)))
         });
-        let kinds = with_one_offs(kinds, limit, extra);
+        let storms = storms(&kinds, &per_file);
+        let kinds = with_one_offs(kinds, limit, extra, &storms);
         let mut shown: Vec<Shown> = kinds
             .into_iter()
             .map(|(_, k)| Shown {
@@ -291,7 +292,12 @@ const EXTRA_MILESTONES: usize = 3;
 /// rest shared between the files by [`fair_share`]. Without the reserve a burst of errors
 /// takes every place. With `extra` (no limit was asked), up to [`EXTRA_MILESTONES`] more
 /// one-off state changes are kept past the limit.
-fn with_one_offs(sorted: Vec<(f64, Kind)>, limit: usize, extra: bool) -> Vec<(f64, Kind)> {
+fn with_one_offs(
+    sorted: Vec<(f64, Kind)>,
+    limit: usize,
+    extra: bool,
+    storms: &[usize],
+) -> Vec<(f64, Kind)> {
     let one_off = |k: &Kind| !k.notable && k.in_file.max(k.count) <= ONE_OFF;
     // The reserve: the best one-off state changes, then the best other one-offs.
     let of_kind = |milestone: bool| {
@@ -303,11 +309,11 @@ fn with_one_offs(sorted: Vec<(f64, Kind)>, limit: usize, extra: bool) -> Vec<(f6
     };
     let mut picked: Vec<usize> = of_kind(true).chain(of_kind(false)).collect();
     picked.truncate(limit / 5);
-    // Each log's commonest warning or error of the window: a one-off outranks it by
-    // rarity, but it is what the window is about (a storm of rejects while single bounces
-    // come and go).
-    for i in commonest_notable(&sorted) {
-        if !picked.contains(&i) && picked.len() < limit {
+    // Each log's storm of warnings or errors, the largest first and a quarter of the
+    // places at most: a one-off outranks it by rarity, but it is what the window is about
+    // (a storm of rejects while single bounces come and go).
+    for &i in storms.iter().take(limit / 4) {
+        if !picked.contains(&i) {
             picked.push(i);
         }
     }
@@ -331,12 +337,17 @@ fn with_one_offs(sorted: Vec<(f64, Kind)>, limit: usize, extra: bool) -> Vec<(f6
     kept
 }
 
-/// Per file, the notable kind with the most events in the window (when it has
-/// [`RESUMED_MIN`] at least): its index in `sorted`.
-fn commonest_notable(sorted: &[(f64, Kind)]) -> Vec<usize> {
+/// Events of one notable kind, at least, to make a storm.
+const STORM_MIN: u64 = 10;
+
+/// Per file, the notable kind with the most events in the window when it is a storm: a
+/// tenth of the file's events in the window and [`STORM_MIN`] at least. Their indices in
+/// `sorted`, the largest first.
+fn storms(sorted: &[(f64, Kind)], per_file: &FxHashMap<usize, (u64, i64)>) -> Vec<usize> {
     let mut best: FxHashMap<usize, (u64, usize)> = FxHashMap::default();
     for (i, (_, k)) in sorted.iter().enumerate() {
-        if !k.notable || k.count < RESUMED_MIN {
+        let in_window = per_file.get(&k.first.file).map_or(0, |(n, _)| *n);
+        if !k.notable || k.count < STORM_MIN || k.count * 10 < in_window {
             continue;
         }
         let slot = best.entry(k.first.file).or_insert((k.count, i));
@@ -344,9 +355,9 @@ fn commonest_notable(sorted: &[(f64, Kind)]) -> Vec<usize> {
             *slot = (k.count, i);
         }
     }
-    let mut out: Vec<usize> = best.into_values().map(|(_, i)| i).collect();
-    out.sort_unstable();
-    out
+    let mut out: Vec<(u64, usize)> = best.into_values().collect();
+    out.sort_unstable_by_key(|&(n, i)| (std::cmp::Reverse(n), i));
+    out.into_iter().map(|(_, i)| i).collect()
 }
 
 /// The `limit` best of `sorted` (best first), each file given its best `limit / files`
@@ -650,9 +661,10 @@ mod tests {
     }
 
     #[test]
-    fn each_logs_commonest_warning_of_the_window_is_shown_beside_rarer_ones() {
+    fn a_storm_of_warnings_in_a_log_is_shown_beside_rarer_ones() {
         // Twelve errors seen once in the whole file outrank, by rarity, a storm of 175
-        // rejects; the storm still takes a place.
+        // rejects (in 1500 events of the window); the storm still takes a place. Five
+        // warnings of 1500 are no storm.
         let mut sorted: Vec<(f64, Kind)> = (0..12)
             .map(|i| {
                 let mut k = kind(1, 1, 8000, true);
@@ -662,8 +674,13 @@ mod tests {
             .collect();
         let storm = kind(175, 175, 8000, true);
         sorted.push((storm.score(1500), storm));
-        let kept = with_one_offs(sorted, 10, false);
+        let per_file = FxHashMap::from_iter([(0, (1500, 0))]);
+        let storms = storms(&sorted, &per_file);
+        assert_eq!(storms, [12]);
+        let kept = with_one_offs(sorted, 10, false, &storms);
         assert_eq!(kept.len(), 10);
         assert!(kept.iter().any(|(_, k)| k.count == 175));
+        let few = [(0.0, kind(5, 5, 8000, true))];
+        assert!(super::storms(&few, &per_file).is_empty());
     }
 }
