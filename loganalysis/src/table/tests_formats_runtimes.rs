@@ -378,6 +378,18 @@ fn a_clef_property_has_the_unit_its_template_states() {
     );
 }
 
+/// What else a service's stdout holds after its `i`th JSON line: a Go panic, a Node
+/// warning, a start script's timed line (each an event of its own, with its lines).
+fn another_write(i: u32) -> Option<String> {
+    let clock = format!("05:{:02}:{:02}", i / 60 % 60, i % 60);
+    Some(match i % 50 {
+        7 => "panic: runtime error: invalid memory address\n\ngoroutine 9 [running]:\nmain.serve(0x0)\n\t/app/main.go:41 +0x1d\n".to_string(),
+        19 => "(node:311) Warning: Possible EventEmitter memory leak detected.\n(Use `node --trace-warnings ...` to show where the warning was created)\n".to_string(),
+        33 => format!("2031-08-03 {clock} restarting worker\n"),
+        _ => return None,
+    })
+}
+
 /// JSON lines as a service's stdout holds them: a banner before the first event, Go panics
 /// and Node warnings written raw between events (each an event with its lines), a start
 /// script's timed lines.
@@ -402,24 +414,10 @@ fn json_lines_read_raw_panics_and_warnings_as_events_and_leave_out_the_banner() 
         errors += u64::from(level == "error");
         durs.push(ms as f64);
         users.insert(user);
-        match i % 50 {
-            7 => {
-                (events, panics) = (events + 1, panics + 1);
-                text.push_str("panic: runtime error: invalid memory address\n\ngoroutine 9 [running]:\nmain.serve(0x0)\n\t/app/main.go:41 +0x1d\n");
-            }
-            19 => {
-                events += 1;
-                text.push_str("(node:311) Warning: Possible EventEmitter memory leak detected.\n(Use `node --trace-warnings ...` to show where the warning was created)\n");
-            }
-            33 => {
-                events += 1;
-                text.push_str(&format!(
-                    "2031-08-03 05:{:02}:{:02} restarting worker\n",
-                    i / 60 % 60,
-                    i % 60
-                ));
-            }
-            _ => {}
+        if let Some(other) = another_write(i) {
+            events += 1;
+            panics += u64::from(other.starts_with("panic:"));
+            text.push_str(&other);
         }
     }
     std::fs::write(dir.path().join(name), &text).expect("write");
@@ -471,12 +469,18 @@ fn json_lines_read_raw_panics_and_warnings_as_events_and_leave_out_the_banner() 
     );
 }
 
-/// Logs that write the time of day alone: logback's default console layout (`HH:mm:ss.SSS
-/// [thread] LEVEL logger - msg`, traces under their line) and Elixir Logger's default
-/// (`$time $metadata[$level] $message`, a blank line before each event).
-#[test]
-fn a_time_of_day_alone_is_read_as_one_days_clock() {
-    let dir = tempfile::tempdir().expect("tempdir");
+/// The two logs of [`a_time_of_day_alone_is_read_as_one_days_clock`] and what they hold:
+/// errors, events from 10:05 to 10:10, errors per minute and the first error's time.
+struct ClockLogs {
+    logback: String,
+    elixir: String,
+    errors: u64,
+    window: u64,
+    per_minute: BTreeMap<String, u64>,
+    first_error: Option<String>,
+}
+
+fn clock_logs() -> ClockLogs {
     let mut rng = Lcg(53);
     let (mut logback, mut elixir) = (String::new(), String::new());
     let (mut errors, mut window, mut per_minute) = (0u64, 0u64, BTreeMap::new());
@@ -507,6 +511,30 @@ fn a_time_of_day_alone_is_read_as_one_days_clock() {
             1 + rng.next(90)
         ));
     }
+    ClockLogs {
+        logback,
+        elixir,
+        errors,
+        window,
+        per_minute,
+        first_error,
+    }
+}
+
+/// Logs that write the time of day alone: logback's default console layout (`HH:mm:ss.SSS
+/// [thread] LEVEL logger - msg`, traces under their line) and Elixir Logger's default
+/// (`$time $metadata[$level] $message`, a blank line before each event).
+#[test]
+fn a_time_of_day_alone_is_read_as_one_days_clock() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ClockLogs {
+        logback,
+        elixir,
+        errors,
+        window,
+        per_minute,
+        first_error,
+    } = clock_logs();
     let d = dir.path();
     std::fs::write(d.join("orders.log"), &logback).expect("write");
     std::fs::write(d.join("phx.log"), &elixir).expect("write");

@@ -787,22 +787,14 @@ pub fn generate(fmt: &'static str, seed: u64, n: usize, w: &mut dyn Write) -> io
         }
         log.events.push(ev);
         if garbage && rng.chance(2) {
-            // A W3C line starting with `#` is a directive, not an event. Among JSON lines,
-            // a line that is no object belongs to the event above it, and one that starts
-            // as an object but does not parse is an event of its own.
-            let json = matches!(fmt, "json_lines" | "journal_json" | "docker_json");
-            let g = match fmt {
-                "w3c" => "",
-                _ if json && i % 2 == 0 => "{ ",
-                _ => "### ",
-            };
-            emit(&mut log, &format!("{g}garbage {i} {}", g.trim()))?;
-            match log.events.last_mut() {
-                Some(ev) if json && g == "### " => ev.lines += 1,
+            let (line, kind) = garbage_line(fmt, i);
+            emit(&mut log, &line)?;
+            match (kind, log.events.last_mut()) {
+                (Garbage::Continues, Some(ev)) => ev.lines += 1,
                 _ => log.unparsed += 1,
             }
             // A blank line would go on the unparsed object, and count as a line of it.
-            if json && g == "{ " {
+            if kind == Garbage::OpenObject {
                 continue;
             }
         }
@@ -812,6 +804,31 @@ pub fn generate(fmt: &'static str, seed: u64, n: usize, w: &mut dyn Write) -> io
         }
     }
     Ok(log)
+}
+
+/// How the engine reads a line of garbage.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Garbage {
+    /// An event of its own, unparsed.
+    Own,
+    /// A line of the event above it (no JSON object among JSON lines).
+    Continues,
+    /// An event of its own that starts as a JSON object and does not parse.
+    OpenObject,
+}
+
+/// Garbage after event `i`: a W3C line starting with `#` is a directive, not an event;
+/// among JSON lines, a line that is no object belongs to the event above it, and one that
+/// starts as an object but does not parse is an event of its own.
+fn garbage_line(fmt: &str, i: usize) -> (String, Garbage) {
+    let json = matches!(fmt, "json_lines" | "journal_json" | "docker_json");
+    let (g, kind) = match fmt {
+        "w3c" => ("", Garbage::Own),
+        _ if json && i % 2 == 0 => ("{ ", Garbage::OpenObject),
+        _ if json => ("### ", Garbage::Continues),
+        _ => ("### ", Garbage::Own),
+    };
+    (format!("{g}garbage {i} {}", g.trim()), kind)
 }
 
 /// A W3C header block as IIS writes one at start-up.
