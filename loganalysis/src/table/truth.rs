@@ -824,7 +824,7 @@ fn garbage_line(fmt: &str, i: usize) -> (String, Garbage) {
     let json = matches!(fmt, "json_lines" | "journal_json" | "docker_json");
     let (g, kind) = match fmt {
         "w3c" => ("", Garbage::Own),
-        _ if json && i % 2 == 0 => ("{ ", Garbage::OpenObject),
+        _ if json && i.is_multiple_of(2) => ("{ ", Garbage::OpenObject),
         _ if json => ("### ", Garbage::Continues),
         _ => ("### ", Garbage::Own),
     };
