@@ -472,6 +472,10 @@ pub struct Plan {
     /// What makes a quiet event a service's change of state (the `state_change` tag): of a
     /// timeline's one-off events, these are kept first.
     pub milestone: Option<Cond>,
+    /// What makes an event slow (the `slow_query` tag): notable in a timeline only in a
+    /// kind that is a one-off in its file (a backup that took 40 minutes, not a mail log's
+    /// every delivery of a second or more).
+    pub slow: Option<Cond>,
     /// A timeline's count of each message template in the file, to rank routine events
     /// rarest first.
     pub rarity: Option<Rarity>,
@@ -567,12 +571,13 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
     if matches!(q.measure, Measure::Max | Measure::Min | Measure::Rows) {
         key_fields(t, &show, &mut carry);
     }
-    let (notable, milestone, request_kind) = if q.measure == Measure::Timeline {
+    let (notable, milestone, slow, request_kind) = if q.measure == Measure::Timeline {
         let mut unused = Vec::new();
         let milestone = compile_tag(t, "state_change", &mut unused).ok();
-        (notable_conds(t), milestone, request_kind(t))
+        let slow = compile_tag(t, "slow_query", &mut unused).ok();
+        (notable_conds(t), milestone, slow, request_kind(t))
     } else {
-        (Vec::new(), None, Vec::new())
+        (Vec::new(), None, None, Vec::new())
     };
     Ok(Plan {
         conds,
@@ -585,6 +590,7 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
         time: t.time,
         notable,
         milestone,
+        slow,
         rarity: None,
         request_kind,
     })

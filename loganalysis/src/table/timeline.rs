@@ -53,6 +53,8 @@ pub struct Kind {
     notable: bool,
     /// A service's change of state (see `Plan::milestone`).
     milestone: bool,
+    /// Some event of it was slow (see `Plan::slow`).
+    slow: bool,
     /// A request answered without error.
     routine: bool,
 }
@@ -148,11 +150,13 @@ impl Timeline {
         };
         let notable = plan.notable.iter().any(|c| c.holds(row));
         let milestone = plan.milestone.as_ref().is_some_and(|c| c.holds(row));
+        let slow = plan.slow.as_ref().is_some_and(|c| c.holds(row));
         let of_file = self.kinds.entry(file).or_default();
         if let Some(k) = of_file.get_mut(key.as_slice()) {
             k.count += 1;
             k.notable |= notable;
             k.milestone |= milestone;
+            k.slow |= slow;
             if k.first.time.is_none_or(|t| time.key < t.key) {
                 k.first = timeline_hit(row, plan, file, line);
             }
@@ -173,6 +177,7 @@ impl Timeline {
             file_total,
             notable,
             milestone,
+            slow,
             // The status is part of a request's kind: its first event tells for all.
             routine: answered_fine(row, plan),
         };
@@ -235,7 +240,8 @@ impl Timeline {
             .kinds
             .into_values()
             .flat_map(cluster)
-            .map(|k| {
+            .map(|mut k| {
+                k.notable |= k.slow_one_off();
                 let (events, since) = per_file.get(&k.first.file).copied().unwrap_or((1, 0));
                 let resumed = if k.resumed(self.bounds, since) {
                     RESUMED_BITS
@@ -309,10 +315,10 @@ fn with_one_offs(
     };
     let mut picked: Vec<usize> = of_kind(true).chain(of_kind(false)).collect();
     picked.truncate(limit / 5);
-    // Each log's storm of warnings or errors, the largest first and a quarter of the
+    // Each log's storm of warnings or errors, the largest first and an eighth of the
     // places at most: a one-off outranks it by rarity, but it is what the window is about
     // (a storm of rejects while single bounces come and go).
-    for &i in storms.iter().take(limit / 4) {
+    for &i in storms.iter().take((limit / 8).max(1)) {
         if !picked.contains(&i) {
             picked.push(i);
         }
@@ -551,6 +557,12 @@ fn uuid_like(s: &str) -> bool {
 }
 
 impl Kind {
+    /// Whether the kind is slow and a one-off in its file: a backup that took 40 minutes
+    /// is notable, a mail log's deliveries of a second or more are routine.
+    fn slow_one_off(&self) -> bool {
+        self.slow && self.in_file.max(self.count) <= ONE_OFF
+    }
+
     /// Takes in another template's events as the same kind.
     fn merge(&mut self, b: Kind) {
         self.in_file += b.in_file;
@@ -562,6 +574,7 @@ impl Kind {
         self.count += b.count;
         self.notable |= b.notable;
         self.milestone |= b.milestone;
+        self.slow |= b.slow;
         let at = |h: &Hit| (h.time.map(|t| t.key), h.file, h.line);
         if at(&b.first) < at(&self.first) {
             self.first = b.first;
@@ -628,6 +641,7 @@ mod tests {
             file_total,
             notable,
             milestone: false,
+            slow: false,
             routine: false,
         }
     }
@@ -682,5 +696,15 @@ mod tests {
         assert!(kept.iter().any(|(_, k)| k.count == 175));
         let few = [(0.0, kind(5, 5, 8000, true))];
         assert!(super::storms(&few, &per_file).is_empty());
+    }
+
+    #[test]
+    fn a_slow_kind_is_notable_only_as_a_one_off() {
+        let mut once = kind(1, 1, 8000, false);
+        once.slow = true;
+        assert!(once.slow_one_off());
+        let mut routine = kind(40, 900, 8000, false);
+        routine.slow = true;
+        assert!(!routine.slow_one_off());
     }
 }
