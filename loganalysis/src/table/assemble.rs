@@ -42,6 +42,13 @@ impl<'f> Assembler<'f> {
 
     /// Feeds one line (without its newline); `emit` receives every finished event.
     pub fn push(&mut self, line: &[u8], line_no: u64, emit: &mut dyn FnMut(EventRef<'_>)) {
+        // A JSON object starts an event, read from its bytes: no text check on each line
+        // of a JSON log, and a line with a stray non-UTF-8 byte still starts one.
+        if self.ml.object_start && line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+            self.flush(emit);
+            self.begin(line, line_no, false);
+            return;
+        }
         let s = std::str::from_utf8(line).unwrap_or("");
         let header = self.ml.header.as_ref().is_some_and(|re| re.is_match(s));
         if self.is_start(s) {

@@ -309,6 +309,8 @@ pub struct Multiline {
     /// error lines, both on a container's stdout) is its own event, not part of the event
     /// above it.
     pub own_record: Option<Regex>,
+    /// A line whose first non-blank byte is `{` starts an event (JSON formats).
+    pub object_start: bool,
 }
 
 /// Heads of lines that are records of their own: an access log's `client ident user
@@ -658,6 +660,7 @@ impl Compiler<'_> {
                     attach: None,
                     preamble: true,
                     own_record: None,
+                    object_start: true,
                 }));
             }
             return Ok(None);
@@ -673,6 +676,7 @@ impl Compiler<'_> {
                 Some(_) => None,
                 None => Some(self.regex(OWN_RECORD)?),
             },
+            object_start: false,
         }))
     }
 

@@ -588,3 +588,25 @@ fn a_time_of_day_alone_is_read_as_one_days_clock() {
         v => panic!("buckets: {v:?}"),
     }
 }
+
+/// A JSON line with a byte that is no UTF-8 (a Latin-1 name written raw) is still an event
+/// of its own, not a line of the event above it.
+#[test]
+fn a_json_line_with_a_stray_byte_is_an_event_of_its_own() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut text: Vec<u8> = Vec::new();
+    for i in 0..50u32 {
+        text.extend_from_slice(
+            format!("{{\"time\":\"2031-08-03T05:00:{i:02}Z\",\"level\":\"info\",\"user\":\"")
+                .as_bytes(),
+        );
+        if i % 10 == 3 {
+            text.extend_from_slice(b"Jos\xe9");
+        } else {
+            text.extend_from_slice(b"ana");
+        }
+        text.extend_from_slice(b"\"}\n");
+    }
+    std::fs::write(dir.path().join("u.json"), &text).expect("write");
+    assert_eq!(count(dir.path(), "u.json", Vec::new()), 50);
+}
