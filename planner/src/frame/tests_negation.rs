@@ -34,7 +34,7 @@ fn a_negated_class_tag_network_or_address_keeps_the_other_requests() {
     let other = count(&|l| l.status != 200 && l.status != 404);
     assert!(other > 0);
     for q in [
-        "how many requests in edge.log got a status thats neither 200 nor 404?",
+        "count edge.log requests whose code was neither 200 nor 404",
         "edge.log 里状态码既不是 200 也不是 404 的请求有多少",
     ] {
         assert_eq!(number(&log.answer(q)), other, "{q}");

@@ -232,9 +232,8 @@ fn a_log_named_by_its_kind_and_the_word_log_joins_a_log_named_by_its_file() {
 
 #[test]
 fn a_range_of_two_times_bounds_the_window_beside_a_time_said_around_it() {
-    let q = query(
-        "redis acted up around 4:05 - what did cache-redis.log record between 4:00 and 4:12, in order w/ timestamps?",
-    );
+    let q =
+        query("redis got slow near 4:05, so show cache-redis.log from 4:00 to 4:12 in time order");
     assert_eq!(q.measure, Measure::Timeline, "{q:?}");
     assert_eq!(
         q.window,
@@ -243,6 +242,6 @@ fn a_range_of_two_times_bounds_the_window_beside_a_time_said_around_it() {
             to: Some(TimePoint("04:12".into())),
         })
     );
-    let q = query("walk me thru 04:02-04:06 in redis and checkout-api, who failed when?");
+    let q = query("redis and checkout-api between 04:02 and 04:06, walk us thru the errors");
     assert_eq!(q.measure, Measure::Timeline, "{q:?}");
 }
