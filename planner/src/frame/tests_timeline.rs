@@ -228,6 +228,15 @@ fn a_log_named_by_its_kind_and_the_word_log_joins_a_log_named_by_its_file() {
     assert_eq!(names(&q), ["cache-redis.log", "checkout-api.log"], "{q:?}");
     let q = query("what happened in the nginx log and checkout-api.log near 4:05");
     assert_eq!(names(&q), ["checkout-api.log", "edge-nginx.log"], "{q:?}");
+    // A word that is also a cue names a log only beside another log's name: with the word
+    // for log between them too.
+    let mut ups = logs();
+    ups.extend(uploads(&["web-error.log"]));
+    let q = query_in(
+        "03:50 左右 error 日志和 checkout-api.log 里都发生了什么",
+        &ups,
+    );
+    assert_eq!(names(&q), ["checkout-api.log", "web-error.log"], "{q:?}");
 }
 
 #[test]
