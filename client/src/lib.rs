@@ -20,5 +20,6 @@ pub use connection::{
 pub use handshake::{hello, HandshakeReply, MAX_FRAMES_BEFORE_WELCOME};
 pub use turn::{fold_approval, Approval, Turn};
 pub use upload::{
-    upload_retrying, wait_indexed_retrying, IndexWait, RetryPolicy, Uploaded, LOOKUP_FEATURE,
+    upload_retrying, wait_indexed_retrying, IndexWait, RetryPolicy, Unconfirmed, Uploaded,
+    LOOKUP_FEATURE,
 };

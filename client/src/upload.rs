@@ -208,10 +208,33 @@ where
 pub struct IndexWait {
     /// The file as last seen: indexed (or `failed` with its reason), or as it was saved.
     pub file: FileInfo,
-    /// `false` when the server could not be asked again after a lost connection: the file
+    /// `Some` when the server could not be asked again after a lost connection: the file
     /// landed (it was saved) but its indexing is not confirmed; the server indexes saved
     /// files when it starts.
-    pub confirmed: bool,
+    pub unconfirmed: Option<Unconfirmed>,
+}
+
+/// Why the index of a landed upload could not be confirmed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unconfirmed {
+    /// The server did not come back in time: the last reconnect error.
+    Unreachable(String),
+    /// The server came back but gave a new session, not the upload's.
+    SessionNotResumed { asked: String, got: String },
+}
+
+impl std::fmt::Display for Unconfirmed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unconfirmed::Unreachable(e) => {
+                write!(f, "服务器未恢复 / the server did not come back: {e}")
+            }
+            Unconfirmed::SessionNotResumed { asked, got } => write!(
+                f,
+                "会话 {asked} 未恢复 (得到 {got}) / session {asked} was not resumed (got {got})"
+            ),
+        }
+    }
 }
 
 /// Waits until the saved upload `saved` is indexed ([`Client::wait_indexed`]); when the
@@ -231,9 +254,9 @@ where
     F: Future<Output = Result<Client, ClientError>>,
 {
     let deadline = tokio::time::Instant::now() + timeout;
-    let unconfirmed = |f: &FileInfo| IndexWait {
+    let unconfirmed = |f: &FileInfo, why: Unconfirmed| IndexWait {
         file: f.clone(),
-        confirmed: false,
+        unconfirmed: Some(why),
     };
     loop {
         let left = deadline.saturating_duration_since(tokio::time::Instant::now());
@@ -241,7 +264,7 @@ where
             Ok(file) => {
                 let done = IndexWait {
                     file,
-                    confirmed: true,
+                    unconfirmed: None,
                 };
                 return (client, Ok(done));
             }
@@ -253,8 +276,17 @@ where
         match reconnect_until(&mut reconnect, &session, policy.reconnect_for).await {
             Ok(c) if c.session_id() == session => client = c,
             // Not resumable or not reachable: the file is saved; indexing is unconfirmed.
-            Ok(c) => return (c, Ok(unconfirmed(&saved))),
-            Err(_) => return (client, Ok(unconfirmed(&saved))),
+            Ok(c) => {
+                let why = Unconfirmed::SessionNotResumed {
+                    asked: session,
+                    got: c.session_id(),
+                };
+                return (c, Ok(unconfirmed(&saved, why)));
+            }
+            Err(e) => {
+                let why = Unconfirmed::Unreachable(e.to_string());
+                return (client, Ok(unconfirmed(&saved, why)));
+            }
         }
     }
 }

@@ -38,7 +38,7 @@ fn upload_rows(data: &std::path::Path) -> Vec<(String, String)> {
 /// the file reported as landed, its indexing unconfirmed.
 #[test]
 fn an_upload_that_landed_is_reported_landed_when_the_server_dies_before_indexing() {
-    use llmops_client::upload::{wait_indexed_retrying, RetryPolicy};
+    use llmops_client::upload::{wait_indexed_retrying, RetryPolicy, Unconfirmed};
 
     let addr = format!("127.0.0.1:{}", free_port());
     let fault = ["env", "LLMOPS_FAULT_BEFORE_INDEX_MS=30000"];
@@ -77,11 +77,12 @@ fn an_upload_that_landed_is_reported_landed_when_the_server_dies_before_indexing
         "{stdout} {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    let stderr = String::from_utf8_lossy(&out.stderr);
     let v: serde_json::Value = serde_json::from_str(stdout.trim()).expect("json");
     let rows = upload_rows(server.data_path());
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(v["file_id"], rows[0].0.as_str());
-    assert_eq!(v["state"], "indexed", "{v}");
+    assert_eq!(v["state"], "indexed", "{v} stderr: {stderr}");
 
     // The same loss with no server coming back: landed, indexing unconfirmed.
     let data = server.kill9();
@@ -108,7 +109,11 @@ fn an_upload_that_landed_is_reported_landed_when_the_server_dies_before_indexing
         |s| connect(Some(s)),
     ));
     let w = res.expect("a landed file is not an error");
-    assert!(!w.confirmed);
+    assert!(
+        matches!(w.unconfirmed, Some(Unconfirmed::Unreachable(_))),
+        "{:?}",
+        w.unconfirmed
+    );
     assert_eq!(w.file.file_id, up.file_id);
 }
 

@@ -58,9 +58,9 @@ pub(super) async fn upload_file(
     )
     .await;
     let res = res.map(|w| {
-        if !w.confirmed {
+        if let Some(why) = &w.unconfirmed {
             errln!(
-                "已保存 {}，但服务器在建立索引前断开，重启后会自动索引 / {} is saved, but the server went away before it was indexed; it is indexed when the server starts again",
+                "已保存 {}，但服务器在建立索引前断开，重启后会自动索引 / {} is saved, but the server went away before it was indexed; it is indexed when the server starts again ({why})",
                 w.file.filename,
                 w.file.filename
             );

@@ -80,13 +80,15 @@ impl Conn {
         self.ctx
             .store
             .run(move |s| {
-                // Only among this token's sessions: another owner's id starts a new one.
-                if let Some(r) = resume {
-                    if let Ok(id) = s.resolve_session_of(&owner, &r) {
-                        return Ok(Some(s.session(&id)?));
-                    }
+                // Only among this token's sessions: another owner's id starts a new one. A
+                // failed read is an error, never a new session in place of the one asked for
+                // (a client resuming after a restart would lose its session's files).
+                let Some(r) = resume else { return Ok(None) };
+                match s.resolve_session_of(&owner, &r) {
+                    Ok(id) => Ok(Some(s.session(&id)?)),
+                    Err(StoreError::NotFound(_) | StoreError::Ambiguous { .. }) => Ok(None),
+                    Err(e) => Err(e),
                 }
-                Ok(None)
             })
             .await
     }
