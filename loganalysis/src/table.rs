@@ -81,6 +81,8 @@ mod tests_record_pairs;
 #[cfg(test)]
 mod tests_servers;
 #[cfg(test)]
+mod tests_split;
+#[cfg(test)]
 mod tests_tags;
 #[cfg(test)]
 mod tests_text_fields;

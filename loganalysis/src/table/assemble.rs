@@ -44,7 +44,7 @@ impl<'f> Assembler<'f> {
     pub fn push(&mut self, line: &[u8], line_no: u64, emit: &mut dyn FnMut(EventRef<'_>)) {
         // A JSON object starts an event, read from its bytes: no text check on each line
         // of a JSON log, and a line with a stray non-UTF-8 byte still starts one.
-        if self.ml.object_start && line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+        if self.ml.object_start && opens_object(line) {
             self.flush(emit);
             self.begin(line, line_no, false);
             return;
@@ -78,6 +78,20 @@ impl<'f> Assembler<'f> {
         }
     }
 
+    /// Whether an event starts at `line` whatever came before it but the line `prev`: a
+    /// file may be cut there into parts read apart, which then read the same events.
+    pub fn starts_whatever_before(ml: &Multiline, prev: &[u8], line: &[u8]) -> bool {
+        if ml.object_start && opens_object(line) {
+            return true;
+        }
+        let matches = |re: &Option<regex::Regex>, l: &[u8]| {
+            re.as_ref()
+                .is_some_and(|re| std::str::from_utf8(l).is_ok_and(|s| re.is_match(s)))
+        };
+        // A start under a header-only event joins it; a start that may attach never splits.
+        matches(&ml.start, line) && !matches(&ml.attach, line) && !matches(&ml.header, prev)
+    }
+
     fn begin(&mut self, line: &[u8], line_no: u64, header: bool) {
         self.buf.clear();
         self.buf.extend_from_slice(line);
@@ -105,6 +119,11 @@ impl<'f> Assembler<'f> {
             self.nlines = 0;
         }
     }
+}
+
+/// The line's first non-blank byte is `{`.
+fn opens_object(line: &[u8]) -> bool {
+    line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
 }
 
 /// Splits `data` into lines (without `\n` or a final `\r`), calling `f` with each.

@@ -1,7 +1,7 @@
 //! Reading a log file for a query: checks (missing, binary, UTF-16), the size cap at a line
 //! end, format detection on the head, and the whole file streamed in 1 MiB chunks, split at
-//! line boundaries over worker threads for files of 16 MiB and more (multi-line formats
-//! stay on one thread) and merged exactly.
+//! line boundaries over worker threads for files of 16 MiB and more (multi-line formats at
+//! lines that surely start an event) and merged exactly.
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -184,6 +184,37 @@ fn next_line_start(file: &mut File, pos: u64, end: u64) -> std::io::Result<u64> 
             return Ok(at + p as u64 + 1);
         }
         at += n as u64;
+    }
+    Ok(end)
+}
+
+/// How far past a cut point a multi-line log is searched for a line that surely starts an
+/// event; a file with no such line that near is not cut there.
+const SPLIT_SEARCH: usize = 1024 * 1024;
+
+/// Where a part of the file may start at or after `pos`: the next line start for a
+/// single-line format, else the next line that starts an event whatever came before it
+/// (`end` when there is none within [`SPLIT_SEARCH`]).
+fn next_part_start(file: &mut File, pos: u64, end: u64, fmt: &Format) -> std::io::Result<u64> {
+    let at = next_line_start(file, pos, end)?;
+    let Some(ml) = &fmt.multiline else {
+        return Ok(at);
+    };
+    let want =
+        usize::try_from(end.saturating_sub(at)).map_or(SPLIT_SEARCH, |n| n.min(SPLIT_SEARCH));
+    let mut buf = vec![0u8; want];
+    let n = read_at(file, at, &mut buf)?;
+    let buf = &buf[..n];
+    // The first whole line is only the one above a candidate.
+    let mut prev: Option<&[u8]> = None;
+    let mut pos_in = 0;
+    for nl in memchr::memchr_iter(b'\n', buf) {
+        let line = strip_cr(&buf[pos_in..nl]);
+        if prev.is_some_and(|p| Assembler::starts_whatever_before(ml, p, line)) {
+            return Ok(at + pos_in as u64);
+        }
+        prev = Some(line);
+        pos_in = nl + 1;
     }
     Ok(end)
 }
@@ -411,7 +442,8 @@ fn scan_part(
     Ok(scan.finish())
 }
 
-/// Scans `[0, end)` of a file, in parallel parts when it is large and single-line.
+/// Scans `[0, end)` of a file, in parallel parts when it is large (a multi-line log is cut
+/// only before a line that starts an event whatever came before it).
 pub fn scan_file(
     path: &Path,
     end: u64,
@@ -423,7 +455,7 @@ pub fn scan_file(
         0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(8)),
         t => t,
     };
-    let parts = if end >= split_min.max(1) && !job.fmt.is_multiline() && !job.fmt.is_stateful() {
+    let parts = if end >= split_min.max(1) && !job.fmt.is_stateful() {
         threads.max(1)
     } else {
         1
@@ -432,7 +464,7 @@ pub fn scan_file(
     if parts > 1 {
         let mut f = File::open(path).map_err(|e| QueryError::io(path, &e))?;
         for k in 1..parts as u64 {
-            let at = next_line_start(&mut f, end / parts as u64 * k, end)
+            let at = next_part_start(&mut f, end / parts as u64 * k, end, job.fmt)
                 .map_err(|e| QueryError::io(path, &e))?;
             if at > *bounds.last().unwrap_or(&0) && at < end {
                 bounds.push(at);
