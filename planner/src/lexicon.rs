@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use llmops_common::query::{BucketWidth, FilterOp, Measure, Order, Scalar, Source, Unit};
 
-pub use grammar::{Grammar, Numbers, WindowWords};
+pub use grammar::{Grammar, Numbers, Spelling, WindowWords};
 pub use matcher::{blank, find, occurrences, Cue, Hit};
 
 /// Cue words in both languages: Chinese phrases match as text, English ones as whole words.

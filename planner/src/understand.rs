@@ -569,6 +569,13 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
     if text.is_empty() {
         return empty_message(ctx);
     }
+    // A typed command runs as typed; a question is read with its informal spellings as
+    // the words they stand for.
+    let text = if explicit_command(&text, ctx.uploads).is_some() {
+        text
+    } else {
+        spelling::respell(&text)
+    };
     if let Some(tasks) = MESSAGE_RULES.iter().find_map(|rule| rule(&text, ctx)) {
         return tasks;
     }
@@ -738,6 +745,7 @@ mod clause;
 mod distinct;
 mod joined;
 mod settings;
+mod spelling;
 #[cfg(test)]
 mod tests;
 mod words;

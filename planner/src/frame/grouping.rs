@@ -67,7 +67,32 @@ pub(super) fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&st
         }
     }
     counted_is_no_key(lex, p, &mut out, &at);
+    events_word_is_no_key(lex, p, &mut out, &at);
     out
+}
+
+/// "top recipient domains for deferred messages": of two keys, a word for events right
+/// after a condition ("deferred messages", "failed records") names the events that
+/// condition keeps, which the other key's groups count; it is no second key.
+fn events_word_is_no_key(lex: &Lexicon, p: &Parsed, out: &mut Vec<Field>, at: &[&Hit]) {
+    if out.len() != 2 {
+        return;
+    }
+    let after_a_condition = |h: &Hit| {
+        p.hits
+            .iter()
+            .filter(|c| matches!(c.cue, Cue::Filter(_)))
+            .map(|c| c.end)
+            .chain(p.lits.iter().map(|l| l.end))
+            .any(|end| end <= h.start && p.gap(end, h.start).is_empty())
+    };
+    let events = &lex.grammar.event_words;
+    if let Some(i) = (0..2).find(|&i| {
+        let h = at[i];
+        events.has(&p.lower[h.start..h.end]) && after_a_condition(h)
+    }) {
+        out.remove(i);
+    }
 }
 
 /// "which class threw the most exceptions", "抛异常最多的 logger 是哪个": of two fields, the

@@ -222,3 +222,40 @@ fn a_hyphenated_key_written_with_its_value_is_that_field() {
         assert_eq!(super::tests_counts::number(&p.answer(q)), misses, "{q}");
     }
 }
+
+/// "the top domains for deferred messages": "messages" after the condition names the
+/// events counted, so the groups are the domains alone, each with its deferred count.
+#[test]
+fn a_word_for_events_after_a_condition_is_no_second_key() {
+    let domains = ["mx.alpha.test", "mx.beta.test", "mx.gamma.test"];
+    let mut text = String::new();
+    let mut deferred = [0u64; 3];
+    for i in 0..90u64 {
+        let d = ((i * 7) % 11 % 3) as usize;
+        let state = if i % 4 == 1 { "delivered" } else { "deferred" };
+        deferred[d] += u64::from(state == "deferred");
+        text.push_str(&format!(
+            "{{\"ts\":\"2031-03-02T04:{:02}:{:02}Z\",\"domain\":\"{}\",\"state\":\"{state}\",\"msg\":\"relay attempt {i}\"}}\n",
+            i / 60,
+            i % 60,
+            domains[d]
+        ));
+    }
+    let p = Planted::new("relay.json", &text);
+    let top = (0..3).max_by_key(|&d| deferred[d]).expect("a domain");
+    for q in [
+        "top 2 domains for deferred messages in relay.json",
+        "which domain has the most deferred messages in relay.json",
+    ] {
+        let r = p.answer(q);
+        assert_eq!(r.query.group_by, vec![Field::new("domain")], "{q}");
+        let QueryValue::Groups { rows, .. } = r.value else {
+            panic!("{q}: not groups")
+        };
+        assert_eq!(
+            (rows[0].key.clone(), rows[0].count),
+            (vec![domains[top].to_string()], deferred[top]),
+            "{q}"
+        );
+    }
+}

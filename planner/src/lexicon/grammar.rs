@@ -8,6 +8,13 @@ use serde::Deserialize;
 
 use super::{BucketCue, CompareCue, UnitCue, Words};
 
+/// Informal spellings of one word ("w/", "thru"), read as it in questions.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Spelling {
+    pub word: String,
+    pub en: Vec<String>,
+}
+
 /// Number words standing for digits ("一秒", "a second").
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct Numbers {
@@ -254,6 +261,9 @@ pub struct Grammar {
     /// Words that ask yes or no whether events of a kind exist ("有没有 504").
     #[serde(default)]
     pub yes_no: Words,
+    /// Informal spellings read as the words they stand for ("w/" is "with").
+    #[serde(default)]
+    pub spelling: Vec<Spelling>,
     /// Words of a clause that only says in what form the answer is wanted, besides a unit
     /// or a share's word ("in ms", "给百分比").
     #[serde(default)]

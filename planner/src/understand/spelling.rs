@@ -1,0 +1,150 @@
+//! Informal spellings in a question read as the words they stand for ("w/" is "with",
+//! "thru" is "through"), from the lexicon's `[[spelling]]` table, so every cue written with
+//! the full word matches them too. Quoted and backticked text and typed command lines keep
+//! what was typed.
+
+use crate::lexicon::lexicon;
+
+/// `text` with each informal spelling that stands as a whole token replaced by its word.
+pub(super) fn respell(text: &str) -> String {
+    let spellings = &lexicon().grammar.spelling;
+    // Longer spellings first: "w/o" is not "w/" followed by "o".
+    let mut pairs: Vec<(&str, &str)> = spellings
+        .iter()
+        .flat_map(|s| s.en.iter().map(move |e| (e.as_str(), s.word.as_str())))
+        .collect();
+    pairs.sort_by_key(|(e, _)| std::cmp::Reverse(e.len()));
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut quote: Option<char> = None;
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        let c = rest
+            .chars()
+            .next()
+            .expect("i is a char boundary inside text");
+        if let Some(q) = quote {
+            quote = (c != q).then_some(q);
+        } else if c == '"' || c == '`' {
+            quote = Some(c);
+        } else if token_starts(text, i) {
+            if let Some((spelled, word)) = pairs.iter().find(|(e, _)| token_at(rest, e)) {
+                out.push_str(word);
+                // A slash spelling may run into the next word ("w/timestamps").
+                if spelled.ends_with('/') && !rest[spelled.len()..].starts_with(' ') {
+                    out.push(' ');
+                }
+                i += spelled.len();
+                continue;
+            }
+        }
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
+}
+
+/// Whether a token may start at byte `i`: the text's start, or after a space or an opening
+/// bracket (not inside a path, a file name or a word).
+fn token_starts(text: &str, i: usize) -> bool {
+    text[..i]
+        .chars()
+        .next_back()
+        .is_none_or(|p| p.is_whitespace() || matches!(p, '(' | '[' | ',' | '，'))
+}
+
+/// Whether `rest` begins with the spelling `e` (ASCII case ignored) ending a token there.
+fn token_at(rest: &str, e: &str) -> bool {
+    let Some(head) = rest.get(..e.len()) else {
+        return false;
+    };
+    if !head.eq_ignore_ascii_case(e) {
+        return false;
+    }
+    let after = &rest[e.len()..];
+    let mut next = after.chars();
+    match next.next() {
+        None => true,
+        Some(n) if n.is_whitespace() || n == ')' => true,
+        // Punctuation ends the token unless a name goes on after it ("msgs.log").
+        Some(',' | '.' | ';' | ':' | '?' | '!') => next
+            .next()
+            .is_none_or(|m| !(m.is_alphanumeric() || m == '_')),
+        // "w/timestamps": a slash spelling ends at its slash.
+        Some(n) => e.ends_with('/') && n.is_alphabetic(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::respell;
+
+    #[test]
+    fn informal_spellings_read_as_their_words() {
+        for (typed, read) in [
+            (
+                "list them in order w/ times",
+                "list them in order with times",
+            ),
+            ("errors w/o a retry", "errors without a retry"),
+            ("requests W/O auth", "requests without auth"),
+            ("sorted w/timestamps", "sorted with timestamps"),
+            ("walk me thru the night", "walk me through the night"),
+            ("lines b/w 2:00 and 2:05", "lines between 2:00 and 2:05"),
+            (
+                "how many msgs, errs and conns?",
+                "how many messages, errors and connections?",
+            ),
+        ] {
+            assert_eq!(respell(typed), read, "{typed}");
+        }
+    }
+
+    /// A question with informal spellings plans what the same question spelled out does.
+    #[test]
+    fn a_question_spelled_informally_plans_as_spelled_out() {
+        let ups = crate::tests::uploads(&["api.log"]);
+        for (typed, spelled) in [
+            (
+                "in api.log, the events between 02:03 and 02:05 in order w/ timestamps",
+                "in api.log, the events between 02:03 and 02:05 in order with timestamps",
+            ),
+            (
+                "how many errors w/o the http-1 thread in api.log",
+                "how many errors without the http-1 thread in api.log",
+            ),
+        ] {
+            assert_eq!(
+                crate::tests::first_sent(typed, &ups, &[]),
+                crate::tests::first_sent(spelled, &ups, &[]),
+                "{typed}"
+            );
+        }
+    }
+
+    /// A typed command line runs as typed, its arguments unread.
+    #[test]
+    fn a_command_line_keeps_its_spelling() {
+        let ups = crate::tests::uploads(&["api.log"]);
+        let crate::PlannerAction::Call { args, .. } =
+            crate::tests::first_sent("grep -c thru api.log", &ups, &[])
+        else {
+            panic!("no call")
+        };
+        assert!(args.to_string().contains("thru"), "{args}");
+    }
+
+    #[test]
+    fn paths_words_and_quotes_keep_what_was_typed() {
+        for typed in [
+            "grep in /var/w/o/app.log",
+            "lines saying \"w/o retry\" in app.log",
+            "count `thru` in x.log",
+            "the thruput of api.log",
+            "how many in msgs.log",
+            "what did errs.log say",
+        ] {
+            assert_eq!(respell(typed), typed, "{typed}");
+        }
+    }
+}
