@@ -78,7 +78,8 @@ fn share_base<E>(
     run: &mut impl FnMut(&llmops_common::query::Query) -> Result<QueryResult, E>,
 ) -> Result<Option<ShareBase>, E> {
     let q = &args.query;
-    if q.measure != Measure::Count || !q.group_by.is_empty() {
+    let summed = q.measure == Measure::Sum && q.field.is_some();
+    if !(q.measure == Measure::Count || summed) || !q.group_by.is_empty() {
         return Ok(None);
     }
     let mut filters = base.to_vec();
@@ -91,15 +92,20 @@ fn share_base<E>(
         with.push(field.to_string());
         filters.push(Filter::present(field.clone()));
     }
+    // A sum's population is summed too; its rows are the ones summed.
     let counted = Query {
         filters,
-        measure: Measure::Count,
-        field: None,
+        measure: if summed { Measure::Sum } else { Measure::Count },
+        field: if summed { q.field.clone() } else { None },
         limit: None,
         rank: None,
         ..q.clone()
     };
     let r = run(&counted)?;
+    let total = match (summed, &r.value) {
+        (true, llmops_common::query::QueryValue::Stat { value, .. }) => *value,
+        _ => None,
+    };
     // Its conditions and the fields it must have, in words.
     let picked: Vec<String> = base.iter().map(in_words).collect();
     let joined = |parts: [String; 2], sep: &str| {
@@ -126,6 +132,7 @@ fn share_base<E>(
         rows: r.matched,
         described_zh: joined([picked.join("，"), with_zh], "且"),
         described_en: joined([where_en, with_en], ", "),
+        total,
     }))
 }
 
@@ -374,5 +381,40 @@ mod tests {
         // No share asked, no population counted.
         let r = run_named("runner.json", &log, &QueryArgs::default());
         assert!(r.share_base.is_none());
+    }
+
+    /// "what % of the bytes went to /a": the sum's share is of the field's total over the
+    /// population, planted.
+    #[test]
+    fn a_sum_share_is_of_the_fields_total() {
+        let mut log = String::new();
+        let (mut total, mut of_a) = (0u64, 0u64);
+        for i in 0..50u64 {
+            let path = if i % 3 == 0 { "/a" } else { "/b" };
+            let bytes = 100 + i * 37 % 900;
+            total += bytes;
+            of_a += if path == "/a" { bytes } else { 0 };
+            log.push_str(&format!(
+                "{{\"ts\":\"2031-01-01T01:00:{:02}Z\",\"path\":\"{path}\",\"bytes\":{bytes}}}\n",
+                i % 60
+            ));
+        }
+        let a = QueryArgs {
+            query: Query {
+                filters: vec![eq("path", "/a")],
+                measure: llmops_common::query::Measure::Sum,
+                field: Some(Field::new("bytes")),
+                ..Query::default()
+            },
+            share_of: Some(Vec::new()),
+            ..QueryArgs::default()
+        };
+        let r = run_named("cdn.json", &log, &a);
+        let llmops_common::query::QueryValue::Stat { value, .. } = r.value else {
+            panic!("a sum: {:?}", r.value)
+        };
+        let base = r.share_base.clone().expect("a share base");
+        assert_eq!(value, Some(of_a as f64));
+        assert_eq!((base.total, base.rows), (Some(total as f64), 50));
     }
 }

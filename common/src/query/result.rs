@@ -247,4 +247,8 @@ pub struct ShareBase {
     pub rows: u64,
     pub described_zh: String,
     pub described_en: String,
+    /// A sum's share ("what % of the bytes went to /api"): the field's total over those
+    /// rows, which the sum is a share of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<f64>,
 }

@@ -95,7 +95,14 @@ fn lead(r: &QueryResult, lang: Lang) -> String {
             unit,
             n,
             row,
-        } => stat_lead(what, *measure, *value, *unit, *n, row.as_ref(), &part, lang),
+        } => {
+            let share = match (measure, value) {
+                (Measure::Sum, Some(v)) => share::share_of_sum(r, *v, *unit, lang),
+                _ => String::new(),
+            };
+            let part = format!("{share}{part}");
+            stat_lead(what, *measure, *value, *unit, *n, row.as_ref(), &part, lang)
+        }
         QueryValue::Stats {
             stats,
             unit,

@@ -330,9 +330,7 @@ impl Asked {
     fn of(p: &Parsed, new: &Frame, last: &LastQuery, asks_time: bool) -> Asked {
         let refers = p.has(|c| c == Cue::Refer);
         let marked = refers || p.has(|c| c == Cue::Follow);
-        // "有没有 504", "are there any 504s": asked yes or no, a count of their own.
-        let own_measure =
-            p.has(|c| matches!(c, Cue::Measure(_))) || p.asks_if_any(crate::lexicon::lexicon());
+        let lex = crate::lexicon::lexicon();
         // Unknown words are a condition only with a follow-up word ("and the deadlocks?").
         let own_condition = new
             .query
@@ -340,6 +338,14 @@ impl Asked {
             .iter()
             .any(|f| Some(f) != new.object.as_ref() || marked)
             || !new.query.group_by.is_empty();
+        // "what % of requests are 5xx": a share asked with a condition of its own is a
+        // figure of its own, as a count word is ("what % of those" refers, and edits).
+        let own_share = !marked
+            && !new.query.filters.is_empty()
+            && (lex.grammar.share.occur_in(&p.lower) || lex.grammar.rate.occur_in(&p.lower));
+        // "有没有 504", "are there any 504s": asked yes or no, a count of their own.
+        let own_measure =
+            p.has(|c| matches!(c, Cue::Measure(_))) || p.asks_if_any(lex) || own_share;
         let latest = p.asks_the_latest(&new.query);
         let own_content = own_measure
             || own_condition

@@ -225,13 +225,19 @@ fn grouped_at(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
             .iter()
             .any(|b| matches!(b.cue, Cue::Bucket(_)) && b.start <= g.start && g.end <= b.end)
     };
+    // "what percentage of bytes": the question word asks the share, not the field after it.
+    let share_between = |a: usize, b: usize| {
+        p.lower
+            .get(a..b)
+            .is_some_and(|gap| lex.grammar.share.occur_in(gap))
+    };
     // "哪个类": a field cue with the question word inside it.
     own || p
         .hits
         .iter()
         .filter(|g| (g.cue == Cue::Group && !of_a_bucket(g)) || peak_ranks(lex, p, g))
         .any(|g| {
-            (g.end <= h.start && p.close(g.end, h.start))
+            (g.end <= h.start && p.close(g.end, h.start) && !share_between(g.end, h.start))
                 || (g.start >= h.end && p.close(h.end, g.start) && !event_text)
                 || (g.start == h.start && g.end < h.end)
         })

@@ -171,16 +171,29 @@ fn pairs(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
         if c.get(3).is_some_and(|m| m.as_str() == "==") && stop.has(field.as_str()) {
             continue;
         }
-        if overlaps(taken, whole.start(), whole.end()) {
+        // "pool=green?": the sentence's mark after an unquoted value is not part of it.
+        let value = if c.get(7).is_some() {
+            value
+                .as_str()
+                .trim_end_matches(['?', '!', '.', ':', '？', '！', '：'])
+        } else {
+            value.as_str()
+        };
+        let end = if c.get(7).is_some() {
+            c.get(7).map_or(whole.end(), |m| m.start() + value.len())
+        } else {
+            whole.end()
+        };
+        if value.is_empty() || overlaps(taken, whole.start(), end) {
             continue;
         }
-        taken.push((whole.start(), whole.end()));
+        taken.push((whole.start(), end));
         out.push(Spanned {
             start: whole.start(),
-            end: whole.end(),
+            end,
             lit: Lit::Pair {
                 field: field.as_str().to_string(),
-                value: value.as_str().to_string(),
+                value: value.to_string(),
             },
         });
     }

@@ -2,19 +2,20 @@
 //! "checkout 接口的错误率", "status=failed 的比例"): the conditions that pick the population, apart
 //! from the part of it counted.
 
-use llmops_common::query::{Filter, Measure};
+use llmops_common::query::{Filter, Measure, Source};
 
 use super::build::frame_of;
 use super::parsed::Parsed;
 use super::{Frame, FrameCtx};
-use crate::lexicon::Lexicon;
+use crate::lexicon::{Cue, Lexicon};
 
 /// The population of a share the question asks, as conditions in `frame.share_of` (empty:
 /// every row that has the fields the counted part compares); its conditions join the
 /// counted part's too. Left `None` when no share is asked of a count.
 pub(super) fn population(lex: &Lexicon, text: &str, ctx: &FrameCtx, frame: &mut Frame) {
     let q = &frame.query;
-    if q.measure != Measure::Count || !q.group_by.is_empty() {
+    let summed = q.measure == Measure::Sum && q.field.is_some();
+    if !(q.measure == Measure::Count || summed) || !q.group_by.is_empty() {
         return;
     }
     let g = &lex.grammar;
@@ -25,6 +26,11 @@ pub(super) fn population(lex: &Lexicon, text: &str, ctx: &FrameCtx, frame: &mut 
     if !rate && !g.share.occur_in(&lower) {
         return;
     }
+    if let Some(field) = share_of_a_total(lex, text, ctx) {
+        frame.query.measure = Measure::Sum;
+        frame.query.field = Some(llmops_common::query::Field::new(field));
+    }
+    let q = &frame.query;
     let said = if rate {
         // "checkout 接口的错误率": the rest of the question picks the population.
         let mut rest = text.to_string();
@@ -54,6 +60,31 @@ pub(super) fn population(lex: &Lexicon, text: &str, ctx: &FrameCtx, frame: &mut 
         base.clear();
     }
     frame.share_of = Some(base);
+}
+
+/// "what % of the bytes went to /api/pay", "bandwidth share of /static": a share whose
+/// word is followed by "of" and a field that adds up (bytes) is of that field's total.
+fn share_of_a_total<'l>(lex: &'l Lexicon, text: &str, ctx: &FrameCtx) -> Option<&'l str> {
+    let p = Parsed::new(text, ctx);
+    let ends: Vec<usize> = lex
+        .grammar
+        .share
+        .all()
+        .flat_map(|s| crate::lexicon::occurrences(&p.lower, s))
+        .map(|(_, e)| e)
+        .collect();
+    p.hits.iter().find_map(|h| {
+        let Cue::Field(i) = h.cue else { return None };
+        let f = &lex.fields[i];
+        let after_of = ends.iter().any(|&e| {
+            e <= h.start
+                && matches!(
+                    p.lower[e..h.start].trim(),
+                    "of" | "of the" | "of all" | "of all the" | "of total" | "of the total"
+                )
+        });
+        (f.additive && f.source == Some(Source::Log) && after_of).then_some(f.field.as_str())
+    })
 }
 
 /// Where the words naming the population stand: after "of"/"among" up to the verb that

@@ -1,6 +1,6 @@
 //! A share asked of a population: which conditions pick it, apart from the part counted.
 
-use llmops_common::query::{Filter, FilterOp, Scalar};
+use llmops_common::query::{Filter, FilterOp, Measure, QueryValue, Scalar};
 
 use super::tests_answers::Planted;
 use super::{FrameCtx, Understood};
@@ -87,4 +87,58 @@ fn a_population_before_the_share_or_in_a_relative_clause() {
     assert_eq!(share_of(&p, "status=failed 在 pool=blue 中的比例"), blue);
     // Two conditions and no population said: no guess, the share of every row.
     assert_eq!(share_of(&p, "pool=blue status=failed percentage"), None);
+}
+
+/// After a count, a share with a condition of its own is a new question, not an edit of
+/// the last one; "of those" refers to the last one's events and edits it.
+#[test]
+fn a_share_with_its_own_condition_after_a_count_is_a_new_question() {
+    let p = log();
+    let green = p.answer("how many jobs ran in pool=green?");
+    assert_eq!(green.matched, 20, "{:?}", green.query.filters);
+    let fresh = p.answer_after("what % of jobs have status=failed?", Some(&green));
+    assert!(
+        !fresh.query.filters.contains(&eq("pool", "green")),
+        "{:?}",
+        fresh.query.filters
+    );
+    assert_eq!(fresh.matched, 8);
+    let of_those = p.answer_after("and what % of those were status=failed?", Some(&green));
+    assert_eq!(of_those.matched, 4, "{:?}", of_those.query.filters);
+}
+
+/// "what % of the bytes went to /a": a share of a field that adds up is its sum's share of
+/// the field's total; "what % of requests" stays a count's.
+#[test]
+fn a_share_of_bytes_is_of_their_total() {
+    let mut text = String::new();
+    let mut of_a = 0u64;
+    for i in 0..50u64 {
+        let path = if i % 3 == 0 { "/a" } else { "/b" };
+        let bytes = 100 + i * 37 % 900;
+        of_a += if path == "/a" { bytes } else { 0 };
+        text.push_str(&format!(
+            "{{\"ts\":\"2031-01-01T01:00:{:02}Z\",\"path\":\"{path}\",\"status\":200,\"bytes\":{bytes}}}\n",
+            i % 60
+        ));
+    }
+    let p = Planted::new("edge.json", &text);
+    let ctx = FrameCtx::of_uploads(p.uploads());
+    for q in [
+        "what % of the bytes went to path=/a",
+        "what share of bandwidth was path=/a",
+    ] {
+        let Some(Understood::Query(f)) = super::question::understand(q, &ctx) else {
+            panic!("no query for {q}")
+        };
+        assert_eq!(f.share_of, Some(Vec::new()), "{q}");
+        let r = p.answer(q);
+        assert_eq!(r.query.measure, Measure::Sum, "{q}");
+        let QueryValue::Stat { value, .. } = r.value else {
+            panic!("{q}: not a sum")
+        };
+        assert_eq!(value, Some(of_a as f64), "{q}");
+    }
+    let r = p.answer("what % of requests were path=/a");
+    assert_eq!(r.query.measure, Measure::Count);
 }

@@ -96,12 +96,17 @@ pub fn occurrences(text: &str, phrase: &str) -> Vec<(usize, usize)> {
     let p = phrase.as_bytes();
     let head_word = is_word_byte(p[0]);
     let tail_word = is_word_byte(p[p.len() - 1]);
+    // A cue of symbols alone ("%") is no part of a token a letter goes on ("%O", Apache's
+    // bytes directive).
+    let symbols = !p.iter().any(|&b| is_word_byte(b));
     let mut from = 0;
     while let Some(i) = text[from..].find(phrase) {
         let start = from + i;
         let end = start + phrase.len();
         let left_ok = !head_word || start == 0 || !is_word_byte(bytes[start - 1]);
-        let right_ok = !tail_word || end == bytes.len() || !is_word_byte(bytes[end]);
+        let word_goes_on = tail_word && end < bytes.len() && is_word_byte(bytes[end]);
+        let letter_after = symbols && bytes.get(end).is_some_and(u8::is_ascii_alphabetic);
+        let right_ok = !word_goes_on && !letter_after;
         if left_ok && right_ok {
             out.push((start, end));
         }
@@ -283,6 +288,10 @@ mod tests {
         assert_eq!(occurrences("an error here", "error"), vec![(3, 8)]);
         assert_eq!(occurrences("per-minute p95", "p95"), vec![(11, 14)]);
         assert_eq!(occurrences("5xx错误", "错误"), vec![(3, 9)]);
+        // A symbol cue stands alone or after a number, not before a letter of a directive.
+        assert_eq!(occurrences("what % of bytes", "%"), vec![(5, 6)]);
+        assert_eq!(occurrences("over 50% of", "%"), vec![(7, 8)]);
+        assert!(occurrences("bytes sent (%o)", "%").is_empty());
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! A count's share: of all the events read, or of the population the question asked it of
 //! ("of the blue pool's jobs", "checkout 接口的错误率").
 
-use llmops_common::query::QueryResult;
+use llmops_common::query::{QueryResult, Unit};
 
 use crate::text::Lang;
 
@@ -31,9 +31,53 @@ pub(super) fn share_of(r: &QueryResult, count: u64, lang: Lang) -> String {
     }
 }
 
+/// A sum's share of the same field's total over its population ("what % of the bytes
+/// went to /api"): empty when no share was asked of a sum.
+pub(super) fn share_of_sum(r: &QueryResult, sum: f64, unit: Unit, lang: Lang) -> String {
+    let Some((base, total)) = r
+        .share_base
+        .as_ref()
+        .and_then(|b| Some((b, b.total?)))
+        .filter(|&(_, t)| t > 0.0 && sum <= t)
+    else {
+        return String::new();
+    };
+    let pct = percent_of(sum * 100.0 / total);
+    let rows = base.rows;
+    let total = super::with_unit(total, unit);
+    let (nz, ne) = (rows_zh(r), r.query.source.row_words().1);
+    let read = if r.sources.iter().all(|s| s.complete) {
+        ("", "")
+    } else {
+        ("已读部分中", " read")
+    };
+    match lang {
+        Lang::Zh if base.described_zh.is_empty() => {
+            format!("（占{}全部 {rows} {nz}合计 {total} 的 **{pct}%**）", read.0)
+        }
+        Lang::Zh => format!(
+            "（占{}{} 的 {rows} {nz}合计 {total} 的 **{pct}%**）",
+            read.0, base.described_zh
+        ),
+        Lang::En if base.described_en.is_empty() => {
+            format!(
+                " (**{pct}%** of {total}, the total over all {rows} {ne}{})",
+                read.1
+            )
+        }
+        Lang::En => format!(
+            " (**{pct}%** of {total}, the total over the {rows} {ne}{} {})",
+            read.1, base.described_en
+        ),
+    }
+}
+
 /// A share as written: one decimal from 10% up, two below.
 fn percent(count: u64, of: u64) -> String {
-    let pct = count as f64 * 100.0 / of as f64;
+    percent_of(count as f64 * 100.0 / of as f64)
+}
+
+fn percent_of(pct: f64) -> String {
     if pct >= 10.0 || pct == 0.0 {
         format!("{pct:.1}")
     } else {

@@ -112,6 +112,7 @@ fn a_count_with_a_condition_says_its_share() {
         rows: 3560,
         described_zh: "pool eq blue 且有 status 值".into(),
         described_en: "where pool eq blue, with status".into(),
+        total: None,
     });
     assert_eq!(
         share_of(&of_pool, 143, Lang::En),
@@ -120,6 +121,27 @@ fn a_count_with_a_condition_says_its_share() {
     assert_eq!(
         share_of(&of_pool, 143, Lang::Zh),
         "（占pool eq blue 且有 status 值 的 3560 条事件的 **4.02%**）"
+    );
+    // A sum's share: of the field's total over the population (250 of 1000 bytes).
+    let mut of_bytes = of_pool.clone();
+    of_bytes.share_base = Some(llmops_common::query::ShareBase {
+        rows: 40,
+        described_zh: String::new(),
+        described_en: String::new(),
+        total: Some(1000.0),
+    });
+    assert_eq!(
+        super::share::share_of_sum(&of_bytes, 250.0, Unit::None, Lang::En),
+        " (**25.0%** of 1000, the total over all 40 events)"
+    );
+    assert_eq!(
+        super::share::share_of_sum(&of_bytes, 250.0, Unit::None, Lang::Zh),
+        "（占全部 40 条事件合计 1000 的 **25.0%**）"
+    );
+    // No total: no share of a sum.
+    assert_eq!(
+        super::share::share_of_sum(&of_pool, 250.0, Unit::None, Lang::En),
+        ""
     );
 }
 
