@@ -52,6 +52,8 @@ mod tests_follow;
 #[cfg(test)]
 mod tests_framing;
 #[cfg(test)]
+mod tests_fresh;
+#[cfg(test)]
 mod tests_keys;
 #[cfg(test)]
 mod tests_named_events;

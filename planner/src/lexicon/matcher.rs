@@ -192,6 +192,7 @@ pub fn find(lex: &Lexicon, text: &str) -> Vec<Hit> {
     push_words(&mut hits, text, &g.window.from(), Cue::From);
     push_words(&mut hits, text, &g.window.to(), Cue::To);
     inside_phrases(&mut hits);
+    conjunctions_inside(text, &mut hits);
     hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
     hits
 }
@@ -213,6 +214,18 @@ fn inside_phrases(hits: &mut Vec<Hit>) {
         Cue::Around | Cue::Refer => !within(&phrases, h),
         Cue::Group => !within(&totals, h),
         _ => true,
+    });
+}
+
+/// "and" marks a follow-up only where the message starts with it ("and the 4xx?"); inside
+/// a question it joins ("502s between 11:10 and 11:20", "errors and warnings").
+fn conjunctions_inside(text: &str, hits: &mut Vec<Hit>) {
+    hits.retain(|h| {
+        h.cue != Cue::Follow
+            || !text[h.start..h.end].starts_with("and")
+            || text[..h.start]
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .is_empty()
     });
 }
 

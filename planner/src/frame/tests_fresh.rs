@@ -1,0 +1,63 @@
+//! Questions after a query that are questions of their own, not edits of it: "and" that
+//! joins a range or two things, asked after another query's answer; each figure checked
+//! against a planted access log.
+
+use llmops_common::query::{Field, FilterOp, Scalar};
+
+use super::tests_answers::Planted;
+
+/// An access log of 240 requests over four minutes: paths and statuses in a fixed cycle.
+fn shop() -> (Planted, Vec<(u32, &'static str, u16)>) {
+    let paths = ["/api/search", "/api/cart", "/login"];
+    let statuses = [200, 502, 200, 404, 200, 503, 200];
+    let mut text = String::new();
+    let mut planted = Vec::new();
+    for i in 0..240u32 {
+        let (path, status) = (paths[(i % 3) as usize], statuses[(i % 7) as usize]);
+        let (m, s) = (10 + i / 60, i % 60);
+        text.push_str(&format!(
+            "10.0.0.{} - - [07/Mar/2031:11:{m:02}:{s:02} +0000] \"GET {path} HTTP/1.1\" {status} 512 \"-\" \"curl/8\" 0.{:03}\n",
+            i % 9,
+            i % 1000
+        ));
+        planted.push((m, path, status));
+    }
+    (Planted::new("shop.log", &text), planted)
+}
+
+#[test]
+fn a_range_or_a_list_joined_by_and_after_a_query_is_a_new_question() {
+    let (p, planted) = shop();
+    let last = p.answer("p99 response time for /api/search");
+    let in_window = |st: u16| {
+        planted
+            .iter()
+            .filter(|(m, _, s)| (11..=12).contains(m) && *s == st)
+            .count() as u64
+    };
+    let r = p.answer_after("how many 502s between 11:11 and 11:12", Some(&last));
+    assert!(
+        !r.query
+            .filters
+            .iter()
+            .any(|f| f.field == Some(Field::new("path"))),
+        "{:?}",
+        r.query.filters
+    );
+    assert_eq!(r.matched, in_window(502));
+    // "and" joining two values is one condition of the new question.
+    let r = p.answer_after("how many 502 and 503 responses", Some(&last));
+    let both = planted.iter().filter(|(_, _, s)| *s >= 502).count() as u64;
+    assert_eq!(r.matched, both, "{:?}", r.query.filters);
+    // Opening the message, "and" still edits the last query.
+    let r = p.answer_after("and for /login?", Some(&last));
+    assert!(
+        r.query
+            .filters
+            .iter()
+            .any(|f| f.op == FilterOp::Contains && f.value == Scalar::Text("/login".into())),
+        "{:?}",
+        r.query.filters
+    );
+    assert_eq!(r.query.measure, last.query.measure);
+}
