@@ -25,6 +25,11 @@ pub(super) fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&st
         if bucket_asked && !grouping_word_before(lex, p, h) {
             continue;
         }
+        // "avg bytes per request": a word for the events after "per" says what each figure
+        // is of, not a field to group by (nginx's `request` line).
+        if per_event(lex, p, h) {
+            continue;
+        }
         // A lexicon word for a text field ("which endpoint 504 most") is no number's name.
         let text_word = matches!(h.cue, Cue::Field(_)) && !p.holds_numbers(lex, f);
         // "the cause of LedgerSyncException": the name after "of" is whose field is asked.
@@ -69,6 +74,19 @@ pub(super) fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&st
     counted_is_no_key(lex, p, &mut out, &at);
     events_word_is_no_key(lex, p, &mut out, &at);
     out
+}
+
+/// Whether the hit is a word for events (`[events]`) right after a word that says "for
+/// each one" (`[each]`: "per request", "每个请求").
+fn per_event(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
+    let g = &lex.grammar;
+    g.events.has(&p.lower[h.start..h.end])
+        && p.hits.iter().any(|e| {
+            e.cue == Cue::Group
+                && p.hit_is(e, &g.each)
+                && e.end <= h.start
+                && p.gap(e.end, h.start).is_empty()
+        })
 }
 
 /// "top recipient domains for deferred messages": of two keys, a word for events right

@@ -22,6 +22,48 @@ pub(super) fn distinct_counted(lex: &Lexicon, p: &Parsed, source: Source, q: &mu
             .map(|(_, f)| Field::new(f))
             .next();
     }
+    values_listed(lex, p, q);
+}
+
+/// "list the distinct status codes", "show me all the different agents": a word that shows
+/// before the distinct word asks for the values themselves, each with its count, not how
+/// many there are.
+fn values_listed(lex: &Lexicon, p: &Parsed, q: &mut Query) {
+    let distinct_at = p.hits.iter().find_map(|h| match h.cue {
+        Cue::Measure(i) if lex.measures[i].measure == Measure::CountDistinct => Some(h.start),
+        _ => None,
+    });
+    let shows = |h: &Hit| {
+        matches!(h.cue, Cue::Measure(i) if lex.measures[i].measure == Measure::Rows
+            && lex.measures[i].field.is_none()
+            && lex.measures[i].limit.is_none())
+    };
+    // The showing word right before it, but for "me", "all" and articles ("列出所有不同的").
+    let right_before = |h: &Hit, d: usize| {
+        h.end <= d
+            && matches!(
+                p.lower[h.end..d].trim(),
+                "" | "the"
+                    | "all"
+                    | "all the"
+                    | "me"
+                    | "me the"
+                    | "me all"
+                    | "me all the"
+                    | "所有"
+                    | "所有的"
+                    | "全部"
+                    | "全部的"
+            )
+    };
+    let listed = distinct_at.is_some_and(|d| p.hits.iter().any(|h| shows(h) && right_before(h, d)));
+    if !listed || !q.group_by.is_empty() {
+        return;
+    }
+    if let Some(f) = q.field.take() {
+        q.measure = Measure::Count;
+        q.group_by = vec![f];
+    }
 }
 
 /// The numeric field a statistic reads: the cue's own, or a numeric field named (`cue`: the

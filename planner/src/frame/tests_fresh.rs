@@ -61,3 +61,35 @@ fn a_range_or_a_list_joined_by_and_after_a_query_is_a_new_question() {
     );
     assert_eq!(r.query.measure, last.query.measure);
 }
+
+/// "per request" is each event, no grouping by the request line; a listing word before the
+/// distinct word lists the values, each with its count.
+#[test]
+fn per_request_is_each_event_and_a_list_of_distinct_values_shows_them() {
+    let (p, planted) = shop();
+    let r = p.answer("avg response time per request for /login");
+    assert!(r.query.group_by.is_empty(), "{:?}", r.query.group_by);
+    assert_eq!(
+        r.matched,
+        planted
+            .iter()
+            .filter(|(_, path, _)| *path == "/login")
+            .count() as u64
+    );
+    let r = p.answer("list the distinct status codes");
+    assert_eq!(r.query.group_by, vec![Field::new("status")]);
+    let llmops_common::query::QueryValue::Groups { rows, groups, .. } = r.value else {
+        panic!("groups: {:?}", r.value)
+    };
+    assert_eq!(groups, 4);
+    let count_of = |st: &str| rows.iter().find(|g| g.key == [st]).map(|g| g.count);
+    let planted_of = |st: u16| planted.iter().filter(|(_, _, s)| *s == st).count() as u64;
+    assert_eq!(count_of("404"), Some(planted_of(404)));
+    assert_eq!(count_of("200"), Some(planted_of(200)));
+    // How many there are is still a distinct count.
+    let r = p.answer("how many distinct status codes");
+    assert_eq!(
+        r.value,
+        llmops_common::query::QueryValue::Distinct { count: 4 }
+    );
+}
