@@ -586,6 +586,10 @@ fn cue_hits(
         Cue::Unit(_) => !lower[..h.start].ends_with(['\'', '’']),
         _ => true,
     });
+    // "how many timeouts were logged in app.log": a cue ending in a preposition that opens
+    // a file's name ("logged in" a login) is not that cue; the words before it are read
+    // alone.
+    hits.retain(|h| !ends_in_a_files_preposition(lower, h, files));
     // Searched in the text as typed: a field like `user.id` looks like a file name. A part
     // of a file's name is no field ("log" of `ride-api.log`, "rx" of `rx-api.log`).
     super::column_hits::column_hits(text, &text.to_ascii_lowercase(), columns, &mut hits);
@@ -596,6 +600,18 @@ fn cue_hits(
     hits.extend(translated);
     hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
     hits
+}
+
+/// Whether a multi-word cue ends with "in"/"on"/"from"/"at" right before a file's name.
+fn ends_in_a_files_preposition(lower: &str, h: &Hit, files: &[(usize, usize)]) -> bool {
+    let words = &lower[h.start..h.end];
+    let preposition = [" in", " on", " from", " at"]
+        .iter()
+        .any(|w| words.ends_with(w));
+    preposition
+        && files
+            .iter()
+            .any(|&(s, _)| s >= h.end && lower[h.end..s].trim().is_empty())
 }
 
 /// The spans of parentheses that follow a code (a name with a capital or a digit, or a bare

@@ -93,3 +93,25 @@ fn per_request_is_each_event_and_a_list_of_distinct_values_shows_them() {
         llmops_common::query::QueryValue::Distinct { count: 4 }
     );
 }
+
+/// "how many timeouts were logged in gateway.json": "in" opens the log's name, so "logged
+/// in" is no login; "how many users logged in" still counts logins.
+#[test]
+fn logged_in_a_file_is_no_login() {
+    let mut text = String::new();
+    let mut timeouts = 0u64;
+    for i in 0..60u32 {
+        let msg = match i % 4 {
+            0 => "db timeout after 3s",
+            1 => "login accepted for user u7",
+            _ => "request ok",
+        };
+        timeouts += u64::from(i % 4 == 0);
+        text.push_str(&format!(
+            "{{\"ts\":\"2031-06-01T09:00:{i:02}Z\",\"level\":\"info\",\"msg\":\"{msg}\"}}\n"
+        ));
+    }
+    let p = Planted::new("gateway.json", &text);
+    let r = p.answer("how many db timeouts were logged in gateway.json");
+    assert_eq!(r.matched, timeouts, "{:?}", r.query.filters);
+}
