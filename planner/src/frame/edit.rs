@@ -20,6 +20,10 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     if let Some(frame) = whole_edit(lex, p, last) {
         return Some(frame);
     }
+    // A system table is read anew each time: ranking it is no narrowing of the last rows.
+    if last.query.source != Source::Log && ranks_the_table(lex, p) {
+        return None;
+    }
     let picked = picked_item(lex, p, last);
     // A time of day asked is of events: "跑的" in "几点跑的" is no process table.
     let asks_time = asks_an_occurrence(lex, p);
@@ -484,6 +488,7 @@ fn field_of_named_rows(lex: &Lexicon, p: &Parsed, last: &Query) -> Option<Frame>
     if !named
         || a_name
         || own_condition
+        || ranks_the_table(lex, p)
         || super::build::measure_cue(lex, p)
             .is_some_and(|i| !matches!(lex.measures[i].measure, Measure::Rows | Measure::Count))
     {
@@ -499,6 +504,15 @@ fn field_of_named_rows(lex: &Lexicon, p: &Parsed, last: &Query) -> Option<Frame>
         q.field = None;
     }
     Some(edited(q, Vec::new(), None))
+}
+
+/// "which process uses the most memory", "top 5 by cpu": a ranking, said with no word
+/// pointing back ("its busiest port") or marking a follow-up, is a question of its own.
+fn ranks_the_table(lex: &Lexicon, p: &Parsed) -> bool {
+    !p.has(|c| matches!(c, Cue::Refer | Cue::Follow))
+        && p.hits
+            .iter()
+            .any(|h| h.cue == Cue::Limit || (h.cue == Cue::Group && p.hit_is(h, &lex.grammar.rank)))
 }
 
 fn edited(query: Query, soft: Vec<Filter>, object: Option<Filter>) -> Frame {

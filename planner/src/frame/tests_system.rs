@@ -294,3 +294,32 @@ fn who_runs_a_process_asked_by_account() {
         );
     }
 }
+
+/// After a process's memory, a ranking of the table is a question of its own; a field
+/// asked of it ("and its cpu?") is still about that process.
+#[test]
+fn a_ranking_after_one_process_is_of_the_whole_table() {
+    let python = super::LastQuery {
+        query: serde_json::from_value(json!({"source": "processes", "field": "rss_bytes",
+            "measure": "sum",
+            "filters": [{"field": "program", "op": "contains", "value": "python3"}]}))
+        .expect("query"),
+        items: Vec::new(),
+        event: Vec::new(),
+        at: None,
+    };
+    let filter = &json!([{"field": "program", "op": "contains", "value": "python3"}]);
+    for text in [
+        "which process uses the most memory",
+        "top 5 processes by memory",
+        "哪个进程最占内存",
+    ] {
+        let f = super::tests::frame_with(text, Some(&python)).unwrap_or_default();
+        assert_ne!(&f["filters"], filter, "{text}: {f}");
+    }
+    let f = super::tests::frame_with("and its cpu?", Some(&python)).expect("an edit");
+    assert_eq!(
+        (&f["filters"], &f["field"]),
+        (filter, &json!("cpu_percent"))
+    );
+}
