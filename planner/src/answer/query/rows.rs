@@ -48,11 +48,41 @@ pub(super) fn rows_lead(
                 ),
             }
         }
+        // Several rows ranked by a field ("the top 3 slowest"): the first one's value leads;
+        // how many matched is said beside it.
+        (Some(row), false) if by_field => {
+            let when = row.time.clone().unwrap_or_else(|| "?".into());
+            // Ranked by time, the time is the value; else the value, then its time.
+            let (head_zh, head_en) = match first_value(r, row) {
+                Some(v) => (format!("{v}，时间 {when}"), format!("{v}, at {when}")),
+                None => (format!("**{when}**"), format!("**{when}**")),
+            };
+            match lang {
+                Lang::Zh => format!("{what} —— 第一条 {head_zh}（共 {total} 条匹配）{part}："),
+                Lang::En => {
+                    format!("{what}: the first is {head_en} ({total} matching in all){part}:")
+                }
+            }
+        }
         (Some(_), false) => match lang {
             Lang::Zh => format!("{what} —— 共 **{total}** 条{part}："),
             Lang::En => format!("{what}: **{total}**{part}:"),
         },
     }
+}
+
+/// The value of the field the rows are ranked by in `row`, as `name = **v**`.
+fn first_value(r: &QueryResult, row: &Row) -> Option<String> {
+    let f = r.query.field.as_ref().filter(|f| f.as_str() != "time")?;
+    let used = r
+        .resolved
+        .iter()
+        .find(|x| x.asked == *f)
+        .map_or(f.as_str(), |x| x.used.as_str());
+    row.fields
+        .iter()
+        .find(|v| v.name == used)
+        .map(|v| format!("{used} = **{}**", v.value))
 }
 
 /// The values of the fields the query asks each row to show (`show`), as `name = **v**`;

@@ -254,6 +254,66 @@ fn one_event_leads_with_the_value_asked_of_it() {
     assert!(zh.contains("health.queue.dropped = **8120**"), "{zh}");
 }
 
+/// "the top 3 slowest requests": the first row's ranked value leads, then its time and how
+/// many events matched; the rows follow.
+#[test]
+fn ranked_rows_lead_with_the_first_ones_value() {
+    use llmops_common::query::{Field, FieldValue, Query, QueryValue, Resolved, Row};
+    let row = |ms: &str, at: &str| Row {
+        file: Some("orders.json".into()),
+        line: 82,
+        time: Some(at.into()),
+        text: "{...}".into(),
+        lines: 1,
+        fields: vec![FieldValue {
+            name: "latency_ms".into(),
+            value: ms.into(),
+        }],
+        repeats: None,
+    };
+    let r = QueryResult {
+        query: Query {
+            field: Some(Field::new("duration")),
+            limit: Some(3),
+            measure: llmops_common::query::Measure::Rows,
+            ..Query::default()
+        },
+        described_zh: "最慢的 3 条".into(),
+        described_en: "the top 3 events by duration".into(),
+        sources: vec![],
+        resolved: vec![Resolved {
+            asked: Field::new("duration"),
+            used: "latency_ms".into(),
+            unit: Unit::Ms,
+        }],
+        matched: 1200,
+        matched_per_file: vec![],
+        value: QueryValue::Rows {
+            rows: vec![
+                row("2500", "2031-06-01T09:01:21"),
+                row("2498", "2031-06-01T09:19:32"),
+                row("2497", "2031-06-01T09:01:12"),
+            ],
+            total: 1200,
+        },
+        pipeline: None,
+        notes: vec![],
+        share_base: None,
+    };
+    let en = lead(&r, Lang::En);
+    assert!(
+        en.starts_with(
+            "the top 3 events by duration: the first is latency_ms = **2500**, at 2031-06-01T09:01:21 (1200 matching in all)"
+        ),
+        "{en}"
+    );
+    let zh = lead(&r, Lang::Zh);
+    assert!(
+        zh.contains("第一条 latency_ms = **2500**，时间 2031-06-01T09:01:21（共 1200 条匹配）"),
+        "{zh}"
+    );
+}
+
 /// Sizes are also shown as `df -h` prints them: 45216645120 B is 42.1 GiB, and `df -h`
 /// rounds it up to 43G.
 #[test]
