@@ -43,33 +43,8 @@ pub(super) fn share_of_sum(r: &QueryResult, sum: f64, unit: Unit, lang: Lang) ->
         return String::new();
     };
     let pct = percent_of(sum * 100.0 / total);
-    let rows = base.rows;
     let total = super::with_unit(total, unit);
-    let (nz, ne) = (rows_zh(r), r.query.source.row_words().1);
-    let read = if r.sources.iter().all(|s| s.complete) {
-        ("", "")
-    } else {
-        ("已读部分中", " read")
-    };
-    match lang {
-        Lang::Zh if base.described_zh.is_empty() => {
-            format!("（占{}全部 {rows} {nz}合计 {total} 的 **{pct}%**）", read.0)
-        }
-        Lang::Zh => format!(
-            "（占{}{} 的 {rows} {nz}合计 {total} 的 **{pct}%**）",
-            read.0, base.described_zh
-        ),
-        Lang::En if base.described_en.is_empty() => {
-            format!(
-                " (**{pct}%** of {total}, the total over all {rows} {ne}{})",
-                read.1
-            )
-        }
-        Lang::En => format!(
-            " (**{pct}%** of {total}, the total over the {rows} {ne}{} {})",
-            read.1, base.described_en
-        ),
-    }
+    share_sentence(r, base, &pct, Some(&total), lang)
 }
 
 /// A share as written: one decimal from 10% up, two below.
@@ -94,6 +69,19 @@ fn share_of_population(
     lang: Lang,
 ) -> String {
     let pct = percent(count, base.rows);
+    share_sentence(r, base, &pct, None, lang)
+}
+
+/// "(4.02% of the 3560 events where …)", or of a sum, "(17.3% of 6.4 MiB, the total over
+/// all 1500 events)": the population named, over the events read when only part of a file
+/// was read.
+fn share_sentence(
+    r: &QueryResult,
+    base: &llmops_common::query::ShareBase,
+    pct: &str,
+    total: Option<&str>,
+    lang: Lang,
+) -> String {
     let rows = base.rows;
     let (nz, ne) = (rows_zh(r), r.query.source.row_words().1);
     let read = if r.sources.iter().all(|s| s.complete) {
@@ -102,20 +90,24 @@ fn share_of_population(
         ("已读部分中", " read")
     };
     match lang {
-        Lang::Zh if base.described_zh.is_empty() => {
-            format!("（占{}全部 {rows} {nz}的 **{pct}%**）", read.0)
+        Lang::Zh => {
+            let whose = match base.described_zh.as_str() {
+                "" => "全部 ".to_string(),
+                d => format!("{d} 的 "),
+            };
+            let sum = total.map_or(String::new(), |t| format!("合计 {t} "));
+            format!("（占{}{whose}{rows} {nz}{sum}的 **{pct}%**）", read.0)
         }
-        Lang::Zh => format!(
-            "（占{}{} 的 {rows} {nz}的 **{pct}%**）",
-            read.0, base.described_zh
-        ),
-        Lang::En if base.described_en.is_empty() => {
-            format!(" (**{pct}%** of all {rows} {ne}{})", read.1)
+        Lang::En => {
+            let whose = match base.described_en.as_str() {
+                "" => format!("all {rows} {ne}{}", read.1),
+                d => format!("the {rows} {ne}{} {d}", read.1),
+            };
+            match total {
+                None => format!(" (**{pct}%** of {whose})"),
+                Some(t) => format!(" (**{pct}%** of {t}, the total over {whose})"),
+            }
         }
-        Lang::En => format!(
-            " (**{pct}%** of the {rows} {ne}{} {})",
-            read.1, base.described_en
-        ),
     }
 }
 
