@@ -96,11 +96,11 @@ fn lead(r: &QueryResult, lang: Lang) -> String {
             n,
             row,
         } => {
-            let share = match (measure, value) {
-                (Measure::Sum, Some(v)) => share::share_of_sum(r, *v, *unit, lang),
-                _ => String::new(),
+            // A sum asked as a share says it beside the figure.
+            let part = match (measure, value) {
+                (Measure::Sum, Some(v)) => share::share_of_sum(r, *v, *unit, lang) + &part,
+                _ => part,
             };
-            let part = format!("{share}{part}");
             stat_lead(what, *measure, *value, *unit, *n, row.as_ref(), &part, lang)
         }
         QueryValue::Stats {
@@ -123,31 +123,43 @@ fn lead(r: &QueryResult, lang: Lang) -> String {
             rows,
             unlisted,
             ..
-        } if (rows.len() as u64) < *total => {
-            let n = rows.len();
-            let partial = match (lang, *unlisted) {
-                (_, 0) => String::new(),
-                (Lang::Zh, u) => format!(
-                    "（这段时间里的事件种类超过可跟踪的上限：{u} 条事件不属于列出的任何一类，列出的条数也可能偏少）"
-                ),
-                (Lang::En, u) => format!(
-                    " (the window holds more kinds of event than are tracked: {u} events are in no kind listed, and a listed count may be short)"
-                ),
-            };
-            match lang {
-                Lang::Zh => format!(
-                    "{what} —— 按时间合并共 **{total}** 条事件{part}；下面按时间列出其中最值得注意的 {n} 类（出错、告警、事故类，以及在整个文件中少见或在这段时间里突然增多的），同类事件只列第一条并注明条数{partial}："
-                ),
-                Lang::En => format!(
-                    "{what}: **{total}** events merged in time order{part}; below, in time order, the {n} most telling kinds of event among them (errors, warnings and incidents, and what is rare in its file or bursts in this window), each kind once with its count{partial}:"
-                ),
-            }
-        }
-        QueryValue::Timeline { total, .. } => match lang {
+        } => timeline_lead(what, *total, rows.len(), *unlisted, &part, lang),
+        QueryValue::Fields => fields_lead(r, lang),
+    }
+}
+
+/// A timeline's lead: how many events the window merged and, when not all are listed, which
+/// kinds the rows below are.
+fn timeline_lead(
+    what: &str,
+    total: u64,
+    n: usize,
+    unlisted: u64,
+    part: &str,
+    lang: Lang,
+) -> String {
+    if n as u64 >= total {
+        return match lang {
             Lang::Zh => format!("{what} —— 按时间合并共 **{total}** 条事件{part}："),
             Lang::En => format!("{what}: **{total}** events merged in time order{part}:"),
-        },
-        QueryValue::Fields => fields_lead(r, lang),
+        };
+    }
+    let partial = match (lang, unlisted) {
+        (_, 0) => String::new(),
+        (Lang::Zh, u) => format!(
+            "（这段时间里的事件种类超过可跟踪的上限：{u} 条事件不属于列出的任何一类，列出的条数也可能偏少）"
+        ),
+        (Lang::En, u) => format!(
+            " (the window holds more kinds of event than are tracked: {u} events are in no kind listed, and a listed count may be short)"
+        ),
+    };
+    match lang {
+        Lang::Zh => format!(
+            "{what} —— 按时间合并共 **{total}** 条事件{part}；下面按时间列出其中最值得注意的 {n} 类（出错、告警、事故类，以及在整个文件中少见或在这段时间里突然增多的），同类事件只列第一条并注明条数{partial}："
+        ),
+        Lang::En => format!(
+            "{what}: **{total}** events merged in time order{part}; below, in time order, the {n} most telling kinds of event among them (errors, warnings and incidents, and what is rare in its file or bursts in this window), each kind once with its count{partial}:"
+        ),
     }
 }
 
