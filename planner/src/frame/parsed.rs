@@ -112,13 +112,49 @@ impl Parsed {
 /// code glosses it ("UF (connect failures)", "504（网关超时）"): its words explain the code
 /// and add no condition of their own.
 fn no_cues_inside_text(text: &str, lower: &str, hits: &mut Vec<Hit>, lits: &mut Vec<Spanned>) {
+    // A cue that starts or ends inside such a text shares a word with it ("login … failed"
+    // from "/login requests failed"): the word is the text's, and the cues of the rest of
+    // its words are read alone ("failed").
+    let texts: Vec<(usize, usize)> = lits
+        .iter()
+        .filter(|l| matches!(l.lit, Lit::Quoted(_) | Lit::Pair { .. } | Lit::UrlPath(_)))
+        .map(|l| (l.start, l.end))
+        .collect();
+    let mut rest: Vec<Hit> = Vec::new();
     hits.retain(|h| {
-        !lits.iter().any(|l| {
-            matches!(l.lit, Lit::Quoted(_) | Lit::Pair { .. } | Lit::UrlPath(_))
-                && l.start <= h.start
-                && h.end <= l.end
-        })
+        // A cue spanning the whole text (its words on both sides: "删除 (DELETE /api/x)
+        // 的请求") keeps it; one with a word inside the text loses it.
+        let Some(&(a, b)) = texts.iter().find(|&&(a, b)| {
+            let inside = |i: usize| a < i && i < b;
+            (a <= h.start && h.end <= b) || inside(h.start) || inside(h.end)
+        }) else {
+            return true;
+        };
+        if a <= h.start && h.end <= b {
+            return false;
+        }
+        // The words before the text and after it, each read alone.
+        for (s, e) in [(h.start, a.max(h.start)), (b.min(h.end), h.end)] {
+            let Some(words) = lower.get(s..e).filter(|w| !w.trim().is_empty()) else {
+                continue;
+            };
+            rest.extend(
+                crate::lexicon::find(lexicon(), words)
+                    .into_iter()
+                    .filter(|r| r.cue.is_content())
+                    .map(|r| Hit {
+                        start: r.start + s,
+                        end: r.end + s,
+                        cue: r.cue,
+                    }),
+            );
+        }
+        false
     });
+    if !rest.is_empty() {
+        hits.extend(rest);
+        hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
+    }
     let mut glosses = gloss_spans(text, lower, lits);
     // "REST.COPY.OBJECT (HTTP status 206)": a parenthesis stating a field's value is a
     // condition of the question, not a gloss.

@@ -115,3 +115,17 @@ fn logged_in_a_file_is_no_login() {
     let r = p.answer("how many db timeouts were logged in gateway.json");
     assert_eq!(r.matched, timeouts, "{:?}", r.query.filters);
 }
+
+/// "/login requests failed": "login" is the path's, so no failed-login tag; "failed" is
+/// read alone, the failures among the path's requests.
+#[test]
+fn a_cue_word_inside_a_path_is_the_paths() {
+    let (p, planted) = shop();
+    let r = p.answer("how many /login requests failed");
+    let failed = planted
+        .iter()
+        .filter(|(_, path, s)| *path == "/login" && *s >= 500)
+        .count() as u64;
+    assert_eq!(r.matched, failed, "{:?}", r.query.filters);
+    assert!(r.query.group_by.is_empty());
+}
