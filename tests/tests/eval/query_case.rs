@@ -238,6 +238,7 @@ mod tests {
             ("queries-heldout17", "queries-heldout17.jsonl"),
             ("queries-heldout18", "queries-heldout18.jsonl"),
             ("queries-heldout19", "queries-heldout19.jsonl"),
+            ("queries-heldout20", "queries-heldout20.jsonl"),
             ("queries-dev6", "queries-dev6.jsonl"),
             ("queries-dev7", "queries-dev7.jsonl"),
             ("queries-dev8", "queries-dev8.jsonl"),
