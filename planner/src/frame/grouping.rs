@@ -89,8 +89,8 @@ fn per_event(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
         })
 }
 
-/// "top recipient domains for deferred messages": of two keys, a word for events right
-/// after a condition ("deferred messages", "failed records") names the events that
+/// "which tenant had the most throttled messages": of two keys, a word for events right
+/// after a condition ("throttled messages", "failed records") names the events that
 /// condition keeps, which the other key's groups count; it is no second key.
 fn events_word_is_no_key(lex: &Lexicon, p: &Parsed, out: &mut Vec<Field>, at: &[&Hit]) {
     if out.len() != 2 {

@@ -223,38 +223,38 @@ fn a_hyphenated_key_written_with_its_value_is_that_field() {
     }
 }
 
-/// "the top domains for deferred messages": "messages" after the condition names the
-/// events counted, so the groups are the domains alone, each with its deferred count.
+/// "which tenant had the most throttled messages": "messages" after the condition names
+/// the events counted, so the groups are the tenants alone, each with its throttled count.
 #[test]
 fn a_word_for_events_after_a_condition_is_no_second_key() {
-    let domains = ["mx.alpha.test", "mx.beta.test", "mx.gamma.test"];
+    let tenants = ["acme", "globex", "initech"];
     let mut text = String::new();
-    let mut deferred = [0u64; 3];
+    let mut throttled = [0u64; 3];
     for i in 0..90u64 {
-        let d = ((i * 7) % 11 % 3) as usize;
-        let state = if i % 4 == 1 { "delivered" } else { "deferred" };
-        deferred[d] += u64::from(state == "deferred");
+        let t = ((i * 7) % 11 % 3) as usize;
+        let state = if i % 4 == 1 { "accepted" } else { "throttled" };
+        throttled[t] += u64::from(state == "throttled");
         text.push_str(&format!(
-            "{{\"ts\":\"2031-03-02T04:{:02}:{:02}Z\",\"domain\":\"{}\",\"state\":\"{state}\",\"msg\":\"relay attempt {i}\"}}\n",
+            "{{\"ts\":\"2031-03-02T04:{:02}:{:02}Z\",\"tenant\":\"{}\",\"state\":\"{state}\",\"msg\":\"publish {i}\"}}\n",
             i / 60,
             i % 60,
-            domains[d]
+            tenants[t]
         ));
     }
-    let p = Planted::new("relay.json", &text);
-    let top = (0..3).max_by_key(|&d| deferred[d]).expect("a domain");
+    let p = Planted::new("broker.json", &text);
+    let top = (0..3).max_by_key(|&t| throttled[t]).expect("a tenant");
     for q in [
-        "top 2 domains for deferred messages in relay.json",
-        "which domain has the most deferred messages in relay.json",
+        "which tenant had the most throttled messages in broker.json",
+        "top 2 tenants by throttled messages in broker.json",
     ] {
         let r = p.answer(q);
-        assert_eq!(r.query.group_by, vec![Field::new("domain")], "{q}");
+        assert_eq!(r.query.group_by, vec![Field::new("tenant")], "{q}");
         let QueryValue::Groups { rows, .. } = r.value else {
             panic!("{q}: not groups")
         };
         assert_eq!(
             (rows[0].key.clone(), rows[0].count),
-            (vec![domains[top].to_string()], deferred[top]),
+            (vec![tenants[top].to_string()], throttled[top]),
             "{q}"
         );
     }

@@ -30,7 +30,7 @@ pub(super) fn respell(text: &str) -> String {
         } else if token_starts(text, i) {
             if let Some((spelled, word)) = pairs.iter().find(|(e, _)| token_at(rest, e)) {
                 out.push_str(word);
-                // A slash spelling may run into the next word ("w/timestamps").
+                // A slash spelling may run into the next word ("w/retries").
                 if spelled.ends_with('/') && !rest[spelled.len()..].starts_with(' ') {
                     out.push(' ');
                 }
@@ -70,7 +70,7 @@ fn token_at(rest: &str, e: &str) -> bool {
         Some(',' | '.' | ';' | ':' | '?' | '!') => next
             .next()
             .is_none_or(|m| !(m.is_alphanumeric() || m == '_')),
-        // "w/timestamps": a slash spelling ends at its slash.
+        // "w/retries": a slash spelling ends at its slash.
         Some(n) => e.ends_with('/') && n.is_alphabetic(),
     }
 }
@@ -82,14 +82,11 @@ mod tests {
     #[test]
     fn informal_spellings_read_as_their_words() {
         for (typed, read) in [
-            (
-                "list them in order w/ times",
-                "list them in order with times",
-            ),
+            ("pods w/ restarts", "pods with restarts"),
             ("errors w/o a retry", "errors without a retry"),
             ("requests W/O auth", "requests without auth"),
-            ("sorted w/timestamps", "sorted with timestamps"),
-            ("walk me thru the night", "walk me through the night"),
+            ("jobs w/retries", "jobs with retries"),
+            ("read thru the night", "read through the night"),
             ("lines b/w 2:00 and 2:05", "lines between 2:00 and 2:05"),
             (
                 "how many msgs, errs and conns?",
@@ -106,8 +103,12 @@ mod tests {
         let ups = crate::tests::uploads(&["api.log"]);
         for (typed, spelled) in [
             (
-                "in api.log, the events between 02:03 and 02:05 in order w/ timestamps",
-                "in api.log, the events between 02:03 and 02:05 in order with timestamps",
+                "count api.log's errors b/w 02:03 and 02:05",
+                "count api.log's errors between 02:03 and 02:05",
+            ),
+            (
+                "how many requests w/ no http-1 thread in api.log",
+                "how many requests with no http-1 thread in api.log",
             ),
             (
                 "how many errors w/o the http-1 thread in api.log",
