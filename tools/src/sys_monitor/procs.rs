@@ -238,11 +238,15 @@ impl ProcScanner {
             .known
             .get(&pid)
             .filter(|k| k.start_time == stat.start_time);
-        let (user, command, program) = match prev {
+        let (user, command, program, name, settled) = match prev {
             // Same process, same program: uid and command line are as read before.
-            Some(k) if k.name == stat.comm => {
-                (k.user.clone(), k.command.clone(), k.program.clone())
-            }
+            Some(k) if k.name == stat.comm => (
+                k.user.clone(),
+                k.command.clone(),
+                k.program.clone(),
+                stat.comm.clone(),
+                true,
+            ),
             _ => Self::identity(&mut self.users, dir, &stat.comm),
         };
         // A process new since the last scan ran all its ticks within the interval.
@@ -253,7 +257,7 @@ impl ProcScanner {
             pid,
             ppid: stat.ppid,
             user: user.clone(),
-            name: stat.comm.clone(),
+            name: name.clone(),
             cpu_percent,
             rss_bytes,
             mem_percent: super::sample::percent(rss_bytes, memory_total_bytes),
@@ -263,7 +267,9 @@ impl ProcScanner {
         let known = Known {
             start_time: stat.start_time,
             ticks: stat.ticks,
-            name: stat.comm,
+            // A process that exec'd while being read is read again next scan, whatever its
+            // name then (a shim that execs `env`, then the same-named program).
+            name: if settled { name } else { String::new() },
             user,
             command,
             program,
@@ -271,22 +277,39 @@ impl ProcScanner {
         Some((info, known))
     }
 
-    /// The user, command line and program of a process not seen before (or that exec'd
-    /// since).
+    /// The user, command line, program and name of a process not seen before (or that
+    /// exec'd since), and whether its name stayed the same while its command line was read
+    /// (else it exec'd meanwhile, and is read again next scan).
     fn identity(
         users: &mut HashMap<u32, String>,
         dir: &Path,
         comm: &str,
-    ) -> (String, String, String) {
+    ) -> (String, String, String, String, bool) {
         let uid = std::fs::read_to_string(dir.join("status"))
             .ok()
             .and_then(|s| parse_euid(&s));
         let user = uid
             .map(|u| Self::user(users, u))
             .unwrap_or_else(|| "?".into());
+        // The name read again after the command line: a process that exec'd in between
+        // (a shim that execs `env`, then the program) is read again, a few times at most.
+        let mut name = comm.to_string();
+        for _ in 0..3 {
+            let raw = std::fs::read(dir.join("cmdline")).unwrap_or_default();
+            let now = std::fs::read_to_string(dir.join("comm"))
+                .map(|c| c.trim_end_matches('\n').to_string())
+                .unwrap_or_default();
+            let settled = now == name;
+            if settled || now.is_empty() {
+                let argv = super::program::argv_of(&raw, &name);
+                let program = super::program::program_of(&argv, &name);
+                return (user, command_line(&raw, &name), program, name, settled);
+            }
+            name = now;
+        }
         let raw = std::fs::read(dir.join("cmdline")).unwrap_or_default();
-        let program = super::program::program_of(&super::program::argv_of(&raw, comm), comm);
-        (user, command_line(&raw, comm), program)
+        let program = super::program::program_of(&super::program::argv_of(&raw, &name), &name);
+        (user, command_line(&raw, &name), program, name, false)
     }
 
     /// %CPU over the interval since the last scan; 0 on the first scan.
@@ -357,6 +380,27 @@ mod tests {
             command: format!("/bin/p{pid} --flag"),
             program: format!("p{pid}"),
         }
+    }
+
+    /// A process whose name changed while its command line was read (it exec'd) is read
+    /// again and shown with its new name, and is marked to be read afresh next scan.
+    #[test]
+    fn tools_sys_monitor_a_process_that_execs_while_read_is_read_again() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("status"), "Uid:\t0\t0\t0\t0\n").expect("status");
+        std::fs::write(dir.path().join("cmdline"), b"python3\0-u\0job.py\0").expect("cmdline");
+        std::fs::write(dir.path().join("comm"), "python3\n").expect("comm");
+        let mut users = HashMap::new();
+        // Read as the shim's name ("env"), it now says python3: read again under that name.
+        let (_, command, program, name, settled) =
+            ProcScanner::identity(&mut users, dir.path(), "env");
+        assert_eq!((name.as_str(), settled), ("python3", true));
+        assert_eq!(program, "job.py");
+        assert!(command.starts_with("python3 -u job.py"), "{command}");
+        // Its name unreadable (it exited): not settled, kept as asked.
+        std::fs::remove_file(dir.path().join("comm")).expect("rm");
+        let (_, _, _, name, settled) = ProcScanner::identity(&mut users, dir.path(), "env");
+        assert_eq!((name.as_str(), settled), ("env", false));
     }
 
     #[test]
