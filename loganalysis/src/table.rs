@@ -89,4 +89,6 @@ mod tests_text_fields;
 #[cfg(test)]
 mod tests_timeline;
 #[cfg(test)]
+mod tests_timeline_kinds;
+#[cfg(test)]
 mod tests_truth;

@@ -482,6 +482,10 @@ pub struct Plan {
     /// A timeline's kind of request in a log of requests (status, method, path, upstream,
     /// each with the part it is): its kinds are by these, not by the line's shape.
     pub request_kind: Vec<(FieldRef, RequestPart)>,
+    /// A timeline's field that tells kinds of one template apart by what went wrong (the
+    /// `exception` role): "call failed" with a pool timeout and with a null pointer are two
+    /// kinds.
+    pub kind_detail: Option<FieldRef>,
 }
 
 /// Which part of a request's kind a field gives.
@@ -571,6 +575,14 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
     if matches!(q.measure, Measure::Max | Measure::Min | Measure::Rows) {
         key_fields(t, &show, &mut carry);
     }
+    let kind_detail = (q.measure == Measure::Timeline)
+        .then(|| {
+            t.fields
+                .iter()
+                .position(|f| f.roles.iter().any(|r| r == "exception"))
+        })
+        .flatten()
+        .map(|i| FieldRef::of(t.fields, i));
     let (notable, milestone, slow, request_kind) = if q.measure == Measure::Timeline {
         let mut unused = Vec::new();
         let milestone = compile_tag(t, "state_change", &mut unused).ok();
@@ -593,6 +605,7 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
         slow,
         rarity: None,
         request_kind,
+        kind_detail,
     })
 }
 

@@ -148,6 +148,7 @@ impl Timeline {
                 }
             }
         };
+        let key = with_detail(key, row, plan);
         let notable = plan.notable.iter().any(|c| c.holds(row));
         let milestone = plan.milestone.as_ref().is_some_and(|c| c.holds(row));
         let slow = plan.slow.as_ref().is_some_and(|c| c.holds(row));
@@ -456,6 +457,24 @@ fn answered_fine(row: &mut dyn RowAccess, plan: &Plan) -> bool {
     row.val(status.id).is_some_and(|v| {
         matches!(v.as_bytes().first(), Some(b'1'..=b'3')) && v.as_bytes().len() == 3
     })
+}
+
+/// A kind's key with what went wrong added (`Plan::kind_detail`): the exception's class
+/// name, without its package, so clustering keeps kinds of other exceptions apart (a
+/// dotted name would read as an identifier).
+fn with_detail(mut key: Vec<u8>, row: &mut dyn RowAccess, plan: &Plan) -> Vec<u8> {
+    let Some(f) = &plan.kind_detail else {
+        return key;
+    };
+    if let Some(v) = row.val(f.id) {
+        let v = v.as_bytes();
+        let class = v.rsplit(|&b| b == b'.').next().unwrap_or(v);
+        if !class.is_empty() && key.first() != Some(&REQUEST_KEY) {
+            key.extend_from_slice(b" \xe2\x80\x94 ");
+            key.extend_from_slice(class);
+        }
+    }
+    key
 }
 
 /// The template of an event's first line (`crate::mask::template`).

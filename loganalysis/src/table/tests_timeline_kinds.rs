@@ -1,0 +1,62 @@
+//! A timeline's kinds of one message template told apart by what went wrong: a JVM log's
+//! "call failed" with three exceptions is three kinds, each with its own count.
+
+use llmops_common::query::{Measure, Query, QueryValue, TimePoint, Window};
+
+use super::tests_engine::run_in;
+use super::QueryOptions;
+
+#[test]
+fn one_template_with_several_exceptions_is_a_kind_for_each() {
+    let exceptions = [
+        "java.sql.SQLTransientConnectionException: pool exhausted",
+        "java.net.SocketTimeoutException: Read timed out",
+        "java.lang.NullPointerException: null",
+    ];
+    let mut text = String::new();
+    let mut planted = [0u64; 3];
+    for i in 0..300u32 {
+        let at = format!("2031-07-09 14:{:02}:{:02}.{:03}", i / 60, i % 60, i);
+        if i % 5 == 0 {
+            let e = (i as usize / 5) % 7 % 3;
+            planted[e] += 1;
+            text.push_str(&format!(
+                "{at} ERROR [exec-{}] c.a.Svc - call failed for order {}\n{}\n\tat c.a.Svc.run(Svc.java:{})\n",
+                i % 4,
+                1000 + i,
+                exceptions[e],
+                10 + i % 90
+            ));
+        } else {
+            text.push_str(&format!(
+                "{at} INFO [exec-{}] c.a.Svc - processed order {} in {} ms\n",
+                i % 4,
+                1000 + i,
+                i % 700
+            ));
+        }
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("svc.log"), &text).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Between {
+            from: Some(TimePoint("14:00".into())),
+            to: Some(TimePoint("14:04".into())),
+        }),
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["svc.log"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, .. } = &r.value else {
+        panic!("timeline: {:?}", r.value)
+    };
+    for (e, want) in exceptions.iter().zip(planted) {
+        let class = e.split(':').next().expect("a class");
+        let row = rows
+            .iter()
+            .find(|r| r.text.contains("call failed") && r.text.contains(class))
+            .unwrap_or_else(|| panic!("no row for {class}: {rows:#?}"));
+        let count = row.repeats.as_ref().map_or(1, |x| x.count);
+        assert_eq!(count, want, "{class}");
+    }
+}
