@@ -575,21 +575,10 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
     if matches!(q.measure, Measure::Max | Measure::Min | Measure::Rows) {
         key_fields(t, &show, &mut carry);
     }
-    let kind_detail = (q.measure == Measure::Timeline)
-        .then(|| {
-            t.fields
-                .iter()
-                .position(|f| f.roles.iter().any(|r| r == "exception"))
-        })
-        .flatten()
-        .map(|i| FieldRef::of(t.fields, i));
-    let (notable, milestone, slow, request_kind) = if q.measure == Measure::Timeline {
-        let mut unused = Vec::new();
-        let milestone = compile_tag(t, "state_change", &mut unused).ok();
-        let slow = compile_tag(t, "slow_query", &mut unused).ok();
-        (notable_conds(t), milestone, slow, request_kind(t))
+    let tl = if q.measure == Measure::Timeline {
+        timeline_parts(t)
     } else {
-        (Vec::new(), None, None, Vec::new())
+        TimelineParts::default()
     };
     Ok(Plan {
         conds,
@@ -600,13 +589,38 @@ pub fn plan(t: &Table<'_>, q: &Query, window: Option<(i64, i64)>) -> Result<Plan
         carry,
         resolved,
         time: t.time,
-        notable,
-        milestone,
-        slow,
+        notable: tl.notable,
+        milestone: tl.milestone,
+        slow: tl.slow,
         rarity: None,
-        request_kind,
-        kind_detail,
+        request_kind: tl.request_kind,
+        kind_detail: tl.kind_detail,
     })
+}
+
+/// What a timeline's plan reads besides the query's own conditions.
+#[derive(Default)]
+struct TimelineParts {
+    notable: Vec<Cond>,
+    milestone: Option<Cond>,
+    slow: Option<Cond>,
+    request_kind: Vec<(FieldRef, RequestPart)>,
+    kind_detail: Option<FieldRef>,
+}
+
+fn timeline_parts(t: &Table<'_>) -> TimelineParts {
+    let mut unused = Vec::new();
+    TimelineParts {
+        notable: notable_conds(t),
+        milestone: compile_tag(t, "state_change", &mut unused).ok(),
+        slow: compile_tag(t, "slow_query", &mut unused).ok(),
+        request_kind: request_kind(t),
+        kind_detail: t
+            .fields
+            .iter()
+            .position(|f| f.roles.iter().any(|r| r == "exception"))
+            .map(|i| FieldRef::of(t.fields, i)),
+    }
 }
 
 /// The fields that say which kind of request an event of a request log is: its status
