@@ -615,11 +615,7 @@ fn timeline_parts(t: &Table<'_>) -> TimelineParts {
         milestone: compile_tag(t, "state_change", &mut unused).ok(),
         slow: compile_tag(t, "slow_query", &mut unused).ok(),
         request_kind: request_kind(t),
-        kind_detail: t
-            .fields
-            .iter()
-            .position(|f| f.roles.iter().any(|r| r == "exception"))
-            .map(|i| FieldRef::of(t.fields, i)),
+        kind_detail: t.resolve(&Field::new("exception")).ok(),
     }
 }
 
