@@ -172,17 +172,14 @@ fn pairs(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
             continue;
         }
         // "pool=green?": the sentence's mark after an unquoted value is not part of it.
-        let value = if c.get(7).is_some() {
-            value
-                .as_str()
-                .trim_end_matches(['?', '!', '.', ':', '？', '！', '：'])
-        } else {
-            value.as_str()
-        };
-        let end = if c.get(7).is_some() {
-            c.get(7).map_or(whole.end(), |m| m.start() + value.len())
-        } else {
-            whole.end()
+        let (value, end) = match c.get(7) {
+            Some(m) => {
+                let v = m
+                    .as_str()
+                    .trim_end_matches(['?', '!', '.', ':', '？', '！', '：']);
+                (v, m.start() + v.len())
+            }
+            None => (value.as_str(), whole.end()),
         };
         if value.is_empty() || overlaps(taken, whole.start(), end) {
             continue;

@@ -1,7 +1,7 @@
 //! Rows listed as the answer: one event (the first, the last, the slowest) leads with its
 //! time or with the values the question asked of it; several are counted.
 
-use llmops_common::query::{QueryResult, Row};
+use llmops_common::query::{Field, QueryResult, Row};
 
 use super::row_line;
 use crate::text::Lang;
@@ -74,15 +74,19 @@ pub(super) fn rows_lead(
 /// The value of the field the rows are ranked by in `row`, as `name = **v**`.
 fn first_value(r: &QueryResult, row: &Row) -> Option<String> {
     let f = r.query.field.as_ref().filter(|f| f.as_str() != "time")?;
+    let (used, v) = value_of(r, row, f);
+    v.map(|v| format!("{used} = **{v}**"))
+}
+
+/// A field asked of a row, by the name the engine read it as, and its value in the row.
+fn value_of<'a>(r: &'a QueryResult, row: &'a Row, f: &'a Field) -> (&'a str, Option<&'a str>) {
     let used = r
         .resolved
         .iter()
         .find(|x| x.asked == *f)
         .map_or(f.as_str(), |x| x.used.as_str());
-    row.fields
-        .iter()
-        .find(|v| v.name == used)
-        .map(|v| format!("{used} = **{}**", v.value))
+    let v = row.fields.iter().find(|v| v.name == used);
+    (used, v.map(|v| v.value.as_str()))
 }
 
 /// The values of the fields the query asks each row to show (`show`), as `name = **v**`;
@@ -91,16 +95,9 @@ pub(super) fn shown(r: &QueryResult, row: &Row) -> Vec<String> {
     r.query
         .show
         .iter()
-        .map(|f| {
-            let used = r
-                .resolved
-                .iter()
-                .find(|x| x.asked == *f)
-                .map_or(f.as_str(), |x| x.used.as_str());
-            match row.fields.iter().find(|v| v.name == used) {
-                Some(v) => format!("{used} = **{}**", v.value),
-                None => format!("{used} = –"),
-            }
+        .map(|f| match value_of(r, row, f) {
+            (used, Some(v)) => format!("{used} = **{v}**"),
+            (used, None) => format!("{used} = –"),
         })
         .collect()
 }
