@@ -39,6 +39,16 @@ struct Known {
     program: String,
 }
 
+/// Who a process is: its user, command line, program and name, and whether its name
+/// stayed the same while they were read.
+struct Identity {
+    user: String,
+    command: String,
+    program: String,
+    name: String,
+    settled: bool,
+}
+
 /// The fields of `/proc/PID/stat` we use.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Stat {
@@ -238,15 +248,15 @@ impl ProcScanner {
             .known
             .get(&pid)
             .filter(|k| k.start_time == stat.start_time);
-        let (user, command, program, name, settled) = match prev {
+        let id = match prev {
             // Same process, same program: uid and command line are as read before.
-            Some(k) if k.name == stat.comm => (
-                k.user.clone(),
-                k.command.clone(),
-                k.program.clone(),
-                stat.comm.clone(),
-                true,
-            ),
+            Some(k) if k.name == stat.comm => Identity {
+                user: k.user.clone(),
+                command: k.command.clone(),
+                program: k.program.clone(),
+                name: stat.comm.clone(),
+                settled: true,
+            },
             _ => Self::identity(&mut self.users, dir, &stat.comm),
         };
         // A process new since the last scan ran all its ticks within the interval.
@@ -256,60 +266,58 @@ impl ProcScanner {
         let info = ProcessInfo {
             pid,
             ppid: stat.ppid,
-            user: user.clone(),
-            name: name.clone(),
+            user: id.user.clone(),
+            name: id.name.clone(),
             cpu_percent,
             rss_bytes,
             mem_percent: super::sample::percent(rss_bytes, memory_total_bytes),
-            command: command.clone(),
-            program: program.clone(),
+            command: id.command.clone(),
+            program: id.program.clone(),
         };
         let known = Known {
             start_time: stat.start_time,
             ticks: stat.ticks,
             // A process that exec'd while being read is read again next scan, whatever its
             // name then (a shim that execs `env`, then the same-named program).
-            name: if settled { name } else { String::new() },
-            user,
-            command,
-            program,
+            name: if id.settled { id.name } else { String::new() },
+            user: id.user,
+            command: id.command,
+            program: id.program,
         };
         Some((info, known))
     }
 
-    /// The user, command line, program and name of a process not seen before (or that
-    /// exec'd since), and whether its name stayed the same while its command line was read
-    /// (else it exec'd meanwhile, and is read again next scan).
-    fn identity(
-        users: &mut HashMap<u32, String>,
-        dir: &Path,
-        comm: &str,
-    ) -> (String, String, String, String, bool) {
+    /// Who a process not seen before (or that exec'd since) is. Its name is read again
+    /// after its command line: a process that exec'd in between (a shim that execs `env`,
+    /// then the program) is read again, a few times at most, else marked unsettled.
+    fn identity(users: &mut HashMap<u32, String>, dir: &Path, comm: &str) -> Identity {
         let uid = std::fs::read_to_string(dir.join("status"))
             .ok()
             .and_then(|s| parse_euid(&s));
         let user = uid
             .map(|u| Self::user(users, u))
             .unwrap_or_else(|| "?".into());
-        // The name read again after the command line: a process that exec'd in between
-        // (a shim that execs `env`, then the program) is read again, a few times at most.
         let mut name = comm.to_string();
+        let (mut raw, mut settled) = (Vec::new(), false);
         for _ in 0..3 {
-            let raw = std::fs::read(dir.join("cmdline")).unwrap_or_default();
+            raw = std::fs::read(dir.join("cmdline")).unwrap_or_default();
             let now = std::fs::read_to_string(dir.join("comm"))
                 .map(|c| c.trim_end_matches('\n').to_string())
                 .unwrap_or_default();
-            let settled = now == name;
+            settled = now == name;
             if settled || now.is_empty() {
-                let argv = super::program::argv_of(&raw, &name);
-                let program = super::program::program_of(&argv, &name);
-                return (user, command_line(&raw, &name), program, name, settled);
+                break;
             }
             name = now;
         }
-        let raw = std::fs::read(dir.join("cmdline")).unwrap_or_default();
         let program = super::program::program_of(&super::program::argv_of(&raw, &name), &name);
-        (user, command_line(&raw, &name), program, name, false)
+        Identity {
+            user,
+            command: command_line(&raw, &name),
+            program,
+            name,
+            settled,
+        }
     }
 
     /// %CPU over the interval since the last scan; 0 on the first scan.
@@ -392,15 +400,18 @@ mod tests {
         std::fs::write(dir.path().join("comm"), "python3\n").expect("comm");
         let mut users = HashMap::new();
         // Read as the shim's name ("env"), it now says python3: read again under that name.
-        let (_, command, program, name, settled) =
-            ProcScanner::identity(&mut users, dir.path(), "env");
-        assert_eq!((name.as_str(), settled), ("python3", true));
-        assert_eq!(program, "job.py");
-        assert!(command.starts_with("python3 -u job.py"), "{command}");
+        let id = ProcScanner::identity(&mut users, dir.path(), "env");
+        assert_eq!((id.name.as_str(), id.settled), ("python3", true));
+        assert_eq!(id.program, "job.py");
+        assert!(
+            id.command.starts_with("python3 -u job.py"),
+            "{}",
+            id.command
+        );
         // Its name unreadable (it exited): not settled, kept as asked.
         std::fs::remove_file(dir.path().join("comm")).expect("rm");
-        let (_, _, _, name, settled) = ProcScanner::identity(&mut users, dir.path(), "env");
-        assert_eq!((name.as_str(), settled), ("env", false));
+        let id = ProcScanner::identity(&mut users, dir.path(), "env");
+        assert_eq!((id.name.as_str(), id.settled), ("env", false));
     }
 
     #[test]
