@@ -134,20 +134,8 @@ fn no_cues_inside_text(text: &str, lower: &str, hits: &mut Vec<Hit>, lits: &mut 
             return false;
         }
         // The words before the text and after it, each read alone.
-        for (s, e) in [(h.start, a.max(h.start)), (b.min(h.end), h.end)] {
-            let Some(words) = lower.get(s..e).filter(|w| !w.trim().is_empty()) else {
-                continue;
-            };
-            rest.extend(
-                crate::lexicon::find(lexicon(), words)
-                    .into_iter()
-                    .filter(|r| r.cue.is_content())
-                    .map(|r| Hit {
-                        start: r.start + s,
-                        end: r.end + s,
-                        cue: r.cue,
-                    }),
-            );
+        for span in [(h.start, a.max(h.start)), (b.min(h.end), h.end)] {
+            rest.extend(cues_read_alone(lower, span));
         }
         false
     });
@@ -622,10 +610,18 @@ fn cue_hits(
         Cue::Unit(_) => !lower[..h.start].ends_with(['\'', '’']),
         _ => true,
     });
-    // "how many timeouts were logged in app.log": a cue ending in a preposition that opens
-    // a file's name ("logged in" a login) is not that cue; the words before it are read
+    // "how many timeouts were logged in app.log": a cue ending in a word that opens a log's
+    // name ("logged in" a login) is not that cue; the words before that word are read
     // alone.
-    hits.retain(|h| !ends_in_a_files_preposition(lower, h, files));
+    let mut rest: Vec<Hit> = Vec::new();
+    hits.retain(|h| match before_a_file(lex, lower, h, files) {
+        Some(word_at) => {
+            rest.extend(cues_read_alone(lower, (h.start, word_at)));
+            false
+        }
+        None => true,
+    });
+    hits.extend(rest);
     // Searched in the text as typed: a field like `user.id` looks like a file name. A part
     // of a file's name is no field ("log" of `ride-api.log`, "rx" of `rx-api.log`).
     super::column_hits::column_hits(text, &text.to_ascii_lowercase(), columns, &mut hits);
@@ -638,16 +634,37 @@ fn cue_hits(
     hits
 }
 
-/// Whether a multi-word cue ends with "in"/"on"/"from"/"at" right before a file's name.
-fn ends_in_a_files_preposition(lower: &str, h: &Hit, files: &[(usize, usize)]) -> bool {
+/// Where the last word of a multi-word cue starts when it is a word that opens a log's name
+/// (`[before_a_file]`: "in", "from") and a log's name follows at once.
+fn before_a_file(
+    lex: &crate::lexicon::Lexicon,
+    lower: &str,
+    h: &Hit,
+    files: &[(usize, usize)],
+) -> Option<usize> {
     let words = &lower[h.start..h.end];
-    let preposition = [" in", " on", " from", " at"]
-        .iter()
-        .any(|w| words.ends_with(w));
-    preposition
+    let (head, last) = words.rsplit_once(' ')?;
+    let opens = lex.grammar.before_a_file.has(last)
         && files
             .iter()
-            .any(|&(s, _)| s >= h.end && lower[h.end..s].trim().is_empty())
+            .any(|&(s, _)| s >= h.end && lower[h.end..s].trim().is_empty());
+    opens.then_some(h.start + head.len())
+}
+
+/// The content cues of `lower[start..end]` read alone, at their places in `lower`.
+fn cues_read_alone(lower: &str, (start, end): (usize, usize)) -> Vec<Hit> {
+    let Some(words) = lower.get(start..end).filter(|w| !w.trim().is_empty()) else {
+        return Vec::new();
+    };
+    crate::lexicon::find(lexicon(), words)
+        .into_iter()
+        .filter(|r| r.cue.is_content())
+        .map(|r| Hit {
+            start: r.start + start,
+            end: r.end + start,
+            cue: r.cue,
+        })
+        .collect()
 }
 
 /// The spans of parentheses that follow a code (a name with a capital or a digit, or a bare

@@ -156,6 +156,10 @@ pub struct FollowWords {
     /// not for a thing they qualify ("这个服务器").
     #[serde(default)]
     pub pronouns: Vec<String>,
+    /// Of the markers, those that mark a follow-up only where they open the message ("and
+    /// the 4xx?"); inside a question they join ("between 11:10 and 11:20").
+    #[serde(default)]
+    pub opening_only: Vec<String>,
     /// Words that refer back only right before a field's name ("this client": the one the
     /// last answer named), being too common elsewhere ("this morning") to refer alone.
     #[serde(default)]
@@ -261,6 +265,10 @@ pub struct Grammar {
     /// Words that ask yes or no whether events of a kind exist ("有没有 504").
     #[serde(default)]
     pub yes_no: Words,
+    /// Words that open a log's name after them ("errors in app.log"): a cue ending in one
+    /// right before a log's name ("logged in app.json") is not that cue.
+    #[serde(default)]
+    pub before_a_file: Words,
     /// Informal spellings read as the words they stand for ("w/" is "with").
     #[serde(default)]
     pub spelling: Vec<Spelling>,

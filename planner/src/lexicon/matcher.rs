@@ -192,7 +192,7 @@ pub fn find(lex: &Lexicon, text: &str) -> Vec<Hit> {
     push_words(&mut hits, text, &g.window.from(), Cue::From);
     push_words(&mut hits, text, &g.window.to(), Cue::To);
     inside_phrases(&mut hits);
-    conjunctions_inside(text, &mut hits);
+    conjunctions_inside(&g.follow.opening_only, text, &mut hits);
     hits.sort_by_key(|h| (h.start, std::cmp::Reverse(h.end)));
     hits
 }
@@ -217,12 +217,12 @@ fn inside_phrases(hits: &mut Vec<Hit>) {
     });
 }
 
-/// "and" marks a follow-up only where the message starts with it ("and the 4xx?"); inside
-/// a question it joins ("502s between 11:10 and 11:20", "errors and warnings").
-fn conjunctions_inside(text: &str, hits: &mut Vec<Hit>) {
+/// A marker of `opening` ("and") marks a follow-up only where the message starts with it
+/// ("and the 4xx?"); inside a question it joins ("502s between 11:10 and 11:20").
+fn conjunctions_inside(opening: &[String], text: &str, hits: &mut Vec<Hit>) {
     hits.retain(|h| {
         h.cue != Cue::Follow
-            || !text[h.start..h.end].starts_with("and")
+            || !opening.iter().any(|w| text[h.start..h.end] == *w)
             || text[..h.start]
                 .trim_matches(|c: char| !c.is_alphanumeric())
                 .is_empty()
