@@ -93,10 +93,14 @@ fn share_base<E>(
         filters.push(Filter::present(field.clone()));
     }
     // A sum's population is summed too; its rows are the ones summed.
+    let (measure, field) = match summed {
+        true => (Measure::Sum, q.field.clone()),
+        false => (Measure::Count, None),
+    };
     let counted = Query {
         filters,
-        measure: if summed { Measure::Sum } else { Measure::Count },
-        field: if summed { q.field.clone() } else { None },
+        measure,
+        field,
         limit: None,
         rank: None,
         ..q.clone()

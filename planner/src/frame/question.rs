@@ -33,7 +33,7 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
         frame = frame_of(lex, &p, source, vec![path]);
     }
     let read_with = if only.is_empty() { ctx } else { &only_ctx };
-    super::share::population(lex, text, read_with, &mut frame);
+    super::share::population(lex, (text, &p), read_with, &mut frame);
     at_the_answer_time(lex, &p, ctx, &mut frame);
     let q = &frame.query;
     let narrowed = q.filters.iter().any(|f| Some(f) != frame.object.as_ref())

@@ -12,7 +12,12 @@ use crate::lexicon::{Cue, Lexicon};
 /// The population of a share the question asks, as conditions in `frame.share_of` (empty:
 /// every row that has the fields the counted part compares); its conditions join the
 /// counted part's too. Left `None` when no share is asked of a count.
-pub(super) fn population(lex: &Lexicon, text: &str, ctx: &FrameCtx, frame: &mut Frame) {
+pub(super) fn population(
+    lex: &Lexicon,
+    (text, p): (&str, &Parsed),
+    ctx: &FrameCtx,
+    frame: &mut Frame,
+) {
     let q = &frame.query;
     let summed = q.measure == Measure::Sum && q.field.is_some();
     if !(q.measure == Measure::Count || summed) || !q.group_by.is_empty() {
@@ -26,7 +31,7 @@ pub(super) fn population(lex: &Lexicon, text: &str, ctx: &FrameCtx, frame: &mut 
     if !rate && !g.share.occur_in(&lower) {
         return;
     }
-    if let Some(field) = share_of_a_total(lex, text, ctx) {
+    if let Some(field) = share_of_a_total(lex, p) {
         frame.query.measure = Measure::Sum;
         frame.query.field = Some(llmops_common::query::Field::new(field));
     }
@@ -64,8 +69,7 @@ pub(super) fn population(lex: &Lexicon, text: &str, ctx: &FrameCtx, frame: &mut 
 
 /// "what % of the bytes went to /api/pay", "bandwidth share of /static": a share whose
 /// word is followed by "of" and a field that adds up (bytes) is of that field's total.
-fn share_of_a_total<'l>(lex: &'l Lexicon, text: &str, ctx: &FrameCtx) -> Option<&'l str> {
-    let p = Parsed::new(text, ctx);
+fn share_of_a_total<'l>(lex: &'l Lexicon, p: &Parsed) -> Option<&'l str> {
     let ends: Vec<usize> = lex
         .grammar
         .share
