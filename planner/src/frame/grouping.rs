@@ -76,6 +76,31 @@ pub(super) fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&st
     out
 }
 
+/// Whether the hit is a word that shows events themselves ("list", "show", "列出").
+pub(super) fn shows_rows(lex: &Lexicon, h: &Hit) -> bool {
+    matches!(h.cue, Cue::Measure(i)
+        if lex.measures[i].measure == Measure::Rows && lex.measures[i].field.is_none())
+}
+
+/// Whether the words between a showing word and what it shows say nothing more ("list
+/// the", "show me all the", "列出所有").
+pub(super) fn only_listing_filler(gap: &str) -> bool {
+    matches!(
+        gap.trim(),
+        "" | "the"
+            | "all"
+            | "all the"
+            | "me"
+            | "me the"
+            | "me all"
+            | "me all the"
+            | "所有"
+            | "所有的"
+            | "全部"
+            | "全部的"
+    )
+}
+
 /// Whether the hit is a word for events (`[events]`) right after a word that says "for
 /// each one" (`[each]`: "per request", "每个请求").
 fn per_event(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
@@ -270,19 +295,11 @@ fn listed(lex: &Lexicon, p: &Parsed, h: &Hit) -> bool {
         .text
         .get(h.start..h.end)
         .is_some_and(|w| w.len() > 2 && w.ends_with(['s', 'S']) && w.is_ascii());
-    let shows = |g: &Hit| {
-        matches!(g.cue, Cue::Measure(i)
-            if lex.measures[i].measure == Measure::Rows && lex.measures[i].field.is_none())
-    };
+    let shows = |g: &Hit| shows_rows(lex, g);
     plural
-        && p.hits.iter().any(|g| {
-            shows(g)
-                && g.end <= h.start
-                && matches!(
-                    p.lower[g.end..h.start].trim(),
-                    "" | "the" | "all" | "all the" | "me" | "me the" | "me all" | "me all the"
-                )
-        })
+        && p.hits
+            .iter()
+            .any(|g| shows(g) && g.end <= h.start && only_listing_filler(&p.lower[g.end..h.start]))
 }
 
 /// Whether a hit is a peak word that ranks groups like "most" does ("the busiest clients",

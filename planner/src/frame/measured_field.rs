@@ -33,29 +33,10 @@ fn values_listed(lex: &Lexicon, p: &Parsed, q: &mut Query) {
         Cue::Measure(i) if lex.measures[i].measure == Measure::CountDistinct => Some(h.start),
         _ => None,
     });
-    let shows = |h: &Hit| {
-        matches!(h.cue, Cue::Measure(i) if lex.measures[i].measure == Measure::Rows
-            && lex.measures[i].field.is_none()
-            && lex.measures[i].limit.is_none())
-    };
+    let shows = |h: &Hit| super::grouping::shows_rows(lex, h);
     // The showing word right before it, but for "me", "all" and articles ("列出所有不同的").
-    let right_before = |h: &Hit, d: usize| {
-        h.end <= d
-            && matches!(
-                p.lower[h.end..d].trim(),
-                "" | "the"
-                    | "all"
-                    | "all the"
-                    | "me"
-                    | "me the"
-                    | "me all"
-                    | "me all the"
-                    | "所有"
-                    | "所有的"
-                    | "全部"
-                    | "全部的"
-            )
-    };
+    let right_before =
+        |h: &Hit, d: usize| h.end <= d && super::grouping::only_listing_filler(&p.lower[h.end..d]);
     let listed = distinct_at.is_some_and(|d| p.hits.iter().any(|h| shows(h) && right_before(h, d)));
     if !listed || !q.group_by.is_empty() {
         return;
