@@ -33,6 +33,7 @@ mod path_template;
 mod percentile;
 pub mod question;
 pub(crate) mod rank;
+mod rate;
 pub mod scan;
 mod share;
 mod shown;

@@ -1,10 +1,11 @@
 //! What the two query tools share: the JSON schema of their arguments, soft filters
 //! dropped when they would leave nothing, and the short text form of a result.
 
-use llmops_common::query::{Filter, Measure, Query, QueryArgs, QueryResult, ShareBase};
+use llmops_common::query::{Filter, QueryArgs, QueryResult};
 use serde_json::Value;
 
 mod retry;
+mod share;
 
 /// The JSON schema of the query tools' arguments, generated from [`QueryArgs`].
 pub fn args_schema() -> Value {
@@ -27,9 +28,7 @@ pub fn run_soft<E>(
             soft: Vec::new(),
             ..args.clone()
         };
-        let mut r = with_soft(&hard, &mut run)?;
-        r.share_base = share_base(&hard, base, &mut run)?;
-        return Ok(r);
+        return share::run(&hard, base, &mut run);
     }
     let first = with_soft(args, &mut run)?;
     let r = or_else(args, first, &mut run)?;
@@ -68,76 +67,6 @@ fn or_else<E>(
         described(&args.or_else),
     ));
     Ok(second)
-}
-
-/// The population a share is of: the rows `base` picks that have every field the query's
-/// other filters compare (a status share is of the rows with a status), counted.
-fn share_base<E>(
-    args: &QueryArgs,
-    base: &[Filter],
-    run: &mut impl FnMut(&llmops_common::query::Query) -> Result<QueryResult, E>,
-) -> Result<Option<ShareBase>, E> {
-    let q = &args.query;
-    let summed = q.measure == Measure::Sum && q.field.is_some();
-    if !(q.measure == Measure::Count || summed) || !q.group_by.is_empty() {
-        return Ok(None);
-    }
-    let mut filters = base.to_vec();
-    let mut with: Vec<String> = Vec::new();
-    for f in q.filters.iter().filter(|f| !base.contains(f)) {
-        let Some(field) = &f.field else { continue };
-        if with.contains(&field.to_string()) {
-            continue;
-        }
-        with.push(field.to_string());
-        filters.push(Filter::present(field.clone()));
-    }
-    // A sum's population is summed too; its rows are the ones summed.
-    let (measure, field) = match summed {
-        true => (Measure::Sum, q.field.clone()),
-        false => (Measure::Count, None),
-    };
-    let counted = Query {
-        filters,
-        measure,
-        field,
-        limit: None,
-        rank: None,
-        ..q.clone()
-    };
-    let r = run(&counted)?;
-    let total = match (summed, &r.value) {
-        (true, llmops_common::query::QueryValue::Stat { value, .. }) => *value,
-        _ => None,
-    };
-    // Its conditions and the fields it must have, in words.
-    let picked: Vec<String> = base.iter().map(in_words).collect();
-    let joined = |parts: [String; 2], sep: &str| {
-        parts
-            .into_iter()
-            .filter(|s| !s.is_empty())
-            .collect::<Vec<_>>()
-            .join(sep)
-    };
-    let (with_zh, with_en) = if with.is_empty() {
-        (String::new(), String::new())
-    } else {
-        (
-            format!("有 {} 值", with.join("、")),
-            format!("with {}", with.join(", ")),
-        )
-    };
-    let where_en = if picked.is_empty() {
-        String::new()
-    } else {
-        format!("where {}", picked.join(", "))
-    };
-    Ok(Some(ShareBase {
-        rows: r.matched,
-        described_zh: joined([picked.join("，"), with_zh], "且"),
-        described_en: joined([where_en, with_en], ", "),
-        total,
-    }))
 }
 
 fn with_soft<E>(
@@ -264,7 +193,7 @@ mod tests {
         }
     }
 
-    fn count(r: &llmops_common::query::QueryResult) -> u64 {
+    pub(super) fn count(r: &llmops_common::query::QueryResult) -> u64 {
         match r.value {
             QueryValue::Count { count } => count,
             ref v => panic!("not a count: {v:?}"),
@@ -298,127 +227,5 @@ mod tests {
             "{:?}",
             r.notes
         );
-    }
-
-    /// A JSON log where only the job events have a `status`: each pool's share of failed
-    /// jobs, planted.
-    fn jobs_log() -> (String, Vec<(&'static str, &'static str)>) {
-        let mut planted = Vec::new();
-        let mut log = String::new();
-        for i in 0..65u32 {
-            let t = format!("2031-01-01T01:{:02}:{:02}Z", i / 60, i % 60);
-            if i % 13 == 12 || i >= 60 {
-                log.push_str(&format!(
-                    "{{\"ts\":\"{t}\",\"level\":\"info\",\"msg\":\"lease renewed\"}}\n"
-                ));
-                continue;
-            }
-            let pool = if i % 2 == 0 { "blue" } else { "green" };
-            let status = if i % 7 == 0 || (pool == "blue" && i % 5 == 0) {
-                "failed"
-            } else {
-                "done"
-            };
-            planted.push((pool, status));
-            log.push_str(&format!(
-                "{{\"ts\":\"{t}\",\"level\":\"info\",\"msg\":\"job ended\",\"pool\":\"{pool}\",\"status\":\"{status}\"}}\n"
-            ));
-        }
-        (log, planted)
-    }
-
-    fn eq(field: &str, v: &str) -> Filter {
-        Filter::new(
-            Some(Field::new(field)),
-            FilterOp::Eq,
-            Scalar::Text(v.into()),
-        )
-    }
-
-    #[test]
-    fn a_share_is_of_the_population_asked_with_the_field_compared() {
-        let (log, planted) = jobs_log();
-        let share = |filters: Vec<Filter>, base: Vec<Filter>| {
-            let a = QueryArgs {
-                query: Query {
-                    filters,
-                    ..Query::default()
-                },
-                share_of: Some(base),
-                ..QueryArgs::default()
-            };
-            let r = run_named("runner.json", &log, &a);
-            let base = r.share_base.clone().expect("a share base");
-            (count(&r), base.rows, base.described_en)
-        };
-        let failed = planted.iter().filter(|(_, s)| *s == "failed").count() as u64;
-        // Of the jobs (the events with a status), not of every line.
-        let (n, of, words) = share(vec![eq("status", "failed")], Vec::new());
-        assert_eq!((n, of), (failed, planted.len() as u64));
-        assert_eq!(words, "with status");
-        // Of the blue pool's jobs.
-        let in_blue = planted.iter().filter(|(p, _)| *p == "blue");
-        let blue_failed = in_blue.clone().filter(|(_, s)| *s == "failed").count() as u64;
-        let (n, of, words) = share(
-            vec![eq("pool", "blue"), eq("status", "failed")],
-            vec![eq("pool", "blue")],
-        );
-        assert_eq!((n, of), (blue_failed, in_blue.count() as u64));
-        assert!(words.starts_with("where pool eq"), "{words}");
-        // A soft word that only the part counted holds narrows neither side.
-        let a = QueryArgs {
-            query: Query {
-                filters: vec![eq("status", "failed")],
-                ..Query::default()
-            },
-            soft: vec![Filter::new(
-                None,
-                FilterOp::Contains,
-                Scalar::Text("failed".into()),
-            )],
-            share_of: Some(Vec::new()),
-            ..QueryArgs::default()
-        };
-        let r = run_named("runner.json", &log, &a);
-        let base = r.share_base.clone().expect("a share base");
-        assert_eq!((count(&r), base.rows), (failed, planted.len() as u64));
-        // No share asked, no population counted.
-        let r = run_named("runner.json", &log, &QueryArgs::default());
-        assert!(r.share_base.is_none());
-    }
-
-    /// "what % of the bytes went to /a": the sum's share is of the field's total over the
-    /// population, planted.
-    #[test]
-    fn a_sum_share_is_of_the_fields_total() {
-        let mut log = String::new();
-        let (mut total, mut of_a) = (0u64, 0u64);
-        for i in 0..50u64 {
-            let path = if i % 3 == 0 { "/a" } else { "/b" };
-            let bytes = 100 + i * 37 % 900;
-            total += bytes;
-            of_a += if path == "/a" { bytes } else { 0 };
-            log.push_str(&format!(
-                "{{\"ts\":\"2031-01-01T01:00:{:02}Z\",\"path\":\"{path}\",\"bytes\":{bytes}}}\n",
-                i % 60
-            ));
-        }
-        let a = QueryArgs {
-            query: Query {
-                filters: vec![eq("path", "/a")],
-                measure: llmops_common::query::Measure::Sum,
-                field: Some(Field::new("bytes")),
-                ..Query::default()
-            },
-            share_of: Some(Vec::new()),
-            ..QueryArgs::default()
-        };
-        let r = run_named("cdn.json", &log, &a);
-        let llmops_common::query::QueryValue::Stat { value, .. } = r.value else {
-            panic!("a sum: {:?}", r.value)
-        };
-        let base = r.share_base.clone().expect("a share base");
-        assert_eq!(value, Some(of_a as f64));
-        assert_eq!((base.total, base.rows), (Some(total as f64), 50));
     }
 }

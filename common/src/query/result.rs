@@ -123,6 +123,10 @@ pub struct GroupRow {
     /// template hides the numbers, hosts and ids).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub example: Option<String>,
+    /// The group's own population when a share per group was asked ("the error rate of
+    /// each endpoint"): `count` is a share of these rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub of: Option<u64>,
 }
 
 /// One time bucket.

@@ -152,6 +152,7 @@ fn groups(map: FxHashMap<Vec<u8>, Group>, q: &Query, unit: Unit) -> QueryValue {
                 count,
                 value: if by_value { value } else { None },
                 example,
+                of: None,
             })
             .collect(),
         groups: total_groups,

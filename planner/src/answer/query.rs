@@ -484,7 +484,7 @@ fn stats_lead(
 
 /// A group's key as the answer shows it; a bare number names its field (`lane=4`,
 /// not `4`), which alone says nothing.
-fn group_key(r: &QueryResult, g: &GroupRow) -> String {
+pub(super) fn group_key(r: &QueryResult, g: &GroupRow) -> String {
     let by = match &r.value {
         QueryValue::Groups { by, .. } => by.as_slice(),
         _ => &[],
@@ -515,6 +515,9 @@ fn groups_lead(
             Lang::En => format!("{what}: nothing matched{part}."),
         };
     };
+    if let Some(s) = share::groups_lead(r, what, top, groups, part, lang) {
+        return s;
+    }
     let value = match (top.value, unit_of(r)) {
         (Some(v), u) => with_unit(v, u),
         (None, _) => top.count.to_string(),
@@ -656,11 +659,11 @@ fn listing(r: &QueryResult, lang: Lang) -> Option<String> {
             .enumerate()
             .map(|(i, g)| {
                 let v = g.value.map(|v| format!(" · {}", with_unit(v, *unit)));
+                let figure = share::group_figure(r, g, lang).unwrap_or(g.count.to_string());
                 format!(
-                    "{}. {} — {}{}",
+                    "{}. {} — {figure}{}",
                     i + 1,
                     group_key(r, g),
-                    g.count,
                     v.unwrap_or_default()
                 )
             })

@@ -17,6 +17,11 @@ const SENSES: usize = 4;
 pub(super) fn translated(lex: &Lexicon, p: &Parsed) -> Vec<Filter> {
     let covered = p.hits.iter().map(|h| (h.start, h.end));
     let covered = covered.chain(p.lits.iter().map(|l| (l.start, l.end)));
+    // A share's or a rate's words ask it ("错误率", "占比"); they name nothing in the events.
+    let g = &lex.grammar;
+    let asked = g.share.all().chain(g.rate.before.all());
+    let asked = asked.flat_map(|w| crate::lexicon::occurrences(&p.lower, w));
+    let covered = covered.chain(asked).chain(super::rate::rate_asked(lex, p));
     let stop = &lex.grammar.stop.zh;
     let mut out: Vec<Filter> = Vec::new();
     for (at, run) in uncovered_runs(&p.text, covered) {

@@ -346,7 +346,7 @@ impl Asked {
         // figure of its own, as a count word is ("what % of those" refers, and edits).
         let own_share = !marked
             && !new.query.filters.is_empty()
-            && (lex.grammar.share.occur_in(&p.lower) || lex.grammar.rate.occur_in(&p.lower));
+            && (lex.grammar.share.occur_in(&p.lower) || super::rate::rate_asked(lex, p).is_some());
         // "有没有 504", "are there any 504s": asked yes or no, a count of their own.
         let own_measure =
             p.has(|c| matches!(c, Cue::Measure(_))) || p.asks_if_any(lex) || own_share;

@@ -2,7 +2,7 @@
 //! "checkout 接口的错误率", "status=failed 的比例"): the conditions that pick the population, apart
 //! from the part of it counted.
 
-use llmops_common::query::{Filter, Measure, Source};
+use llmops_common::query::{Filter, Measure, Order, Source};
 
 use super::build::frame_of;
 use super::parsed::Parsed;
@@ -20,31 +20,30 @@ pub(super) fn population(
 ) {
     let q = &frame.query;
     let summed = q.measure == Measure::Sum && q.field.is_some();
-    if !(q.measure == Measure::Count || summed) || !q.group_by.is_empty() {
+    let grouped = !q.group_by.is_empty();
+    if !(q.measure == Measure::Count || (summed && !grouped)) {
         return;
     }
     let g = &lex.grammar;
     // ASCII lower case keeps the offsets of `text`, whose capitals the population's words
     // are read with ("among POST requests": the method, not a verb).
     let lower = text.to_ascii_lowercase();
-    let rate = g.rate.occur_in(&lower);
-    if !rate && !g.share.occur_in(&lower) {
+    let rate = super::rate::rate_asked(lex, p);
+    if rate.is_none() && !g.share.occur_in(&lower) {
         return;
     }
-    if let Some(field) = share_of_a_total(lex, p) {
+    if let Some(field) = share_of_a_total(lex, p).filter(|_| !grouped) {
         frame.query.measure = Measure::Sum;
         frame.query.field = Some(llmops_common::query::Field::new(field));
     }
     let q = &frame.query;
-    let said = if rate {
+    let said = if let Some((a, b)) = rate {
         // "checkout 接口的错误率": the rest of the question picks the population.
-        let mut rest = text.to_string();
-        for w in g.rate.all() {
-            crate::lexicon::blank(&mut rest, w);
-        }
+        let mut rest = p.text.clone();
+        rest.replace_range(a..b, " ");
         Some(rest)
     } else {
-        population_words(lex, &lower).and_then(|(a, b)| text.get(a..b).map(str::to_string))
+        population_words(lex, &lower, grouped).and_then(|(a, b)| text.get(a..b).map(str::to_string))
     };
     let mut base: Vec<Filter> = said.map_or_else(Vec::new, |words| {
         let p = Parsed::new(&words, ctx);
@@ -60,11 +59,37 @@ pub(super) fn population(
             frame.query.filters.push(f.clone());
         }
     }
+    let whole = frame.query.filters.iter().all(|f| base.contains(f));
+    // "what share of the errors came from each service": each group's part of the rows
+    // counted. A share asked as a rate, or of the group that ranks highest or lowest, is
+    // of each group's own rows.
+    let ranked = ranks(lex, p);
+    if grouped && whole && rate.is_none() && ranked.is_none() {
+        frame.share_of = Some(base);
+        return;
+    }
+    // "the lowest error rate": each group's share ranks from the lowest.
+    if let Some(order) = ranked.filter(|_| grouped) {
+        frame.query.order = order;
+    }
     // A population that is the whole of what is counted picks nothing apart from it.
-    if frame.query.filters.iter().all(|f| base.contains(f)) {
+    if whole {
         base.clear();
     }
     frame.share_of = Some(base);
+}
+
+/// The order the question ranks the groups in, when it asks the one that ranks highest or
+/// lowest ("which path has the highest share of 5xx", "错误率最低的接口").
+fn ranks(lex: &Lexicon, p: &Parsed) -> Option<Order> {
+    p.hits.iter().find_map(|h| match h.cue {
+        Cue::Measure(i) => match lex.measures[i].measure {
+            Measure::Max => Some(Order::Desc),
+            Measure::Min => Some(Order::Asc),
+            _ => None,
+        },
+        _ => p.hit_is(h, &lex.grammar.rank).then_some(Order::Desc),
+    })
 }
 
 /// "what % of the bytes went to /api/pay", "bandwidth share of /static": a share whose
@@ -96,7 +121,7 @@ fn share_of_a_total<'l>(lex: &'l Lexicon, p: &Parsed) -> Option<&'l str> {
 /// "among" before the share's clause ("among POST requests, | what share were 4xx"); in
 /// Chinese before 里/中 ("pool=blue 里 | status=failed 占多少"), from 在 when it opens them
 /// ("5xx 在 POST 请求中的占比").
-fn population_words(lex: &Lexicon, lower: &str) -> Option<(usize, usize)> {
+fn population_words(lex: &Lexicon, lower: &str, grouped: bool) -> Option<(usize, usize)> {
     let w = &lex.grammar.share_of;
     let share_at = lex
         .grammar
@@ -123,12 +148,21 @@ fn population_words(lex: &Lexicon, lower: &str) -> Option<(usize, usize)> {
         let end = w
             .after_en
             .iter()
+            // A verb as a word of the sentence, not a value ("status=failed").
             .filter_map(|v| {
                 crate::lexicon::occurrences(rest, v)
-                    .first()
-                    .map(|&(a, _)| a)
+                    .into_iter()
+                    .map(|(a, _)| a)
+                    .find(|&a| rest[..a].ends_with(' '))
             })
-            .min()?;
+            .min();
+        // Grouped, the words after "of" name the rows each group's part is of ("what
+        // share of the errors came from each service").
+        let end = match (end, grouped) {
+            (Some(end), _) => end,
+            (None, true) => rest.len(),
+            (None, false) => return None,
+        };
         return Some((from, from + end));
     }
     let cut = w

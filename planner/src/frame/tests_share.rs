@@ -142,3 +142,60 @@ fn a_share_of_bytes_is_of_their_total() {
     let r = p.answer("what % of requests were path=/a");
     assert_eq!(r.query.measure, Measure::Count);
 }
+
+/// The frame of a question: its query and share population.
+fn frame(p: &Planted, text: &str) -> super::Frame {
+    let ctx = FrameCtx::of_uploads(p.uploads());
+    match super::question::understand(text, &ctx) {
+        Some(Understood::Query(f)) => *f,
+        other => panic!("no query for {text:?}: {other:?}"),
+    }
+}
+
+/// A rate asked per group is of each group's own rows; a share "of the X" per group, with
+/// no group ranked, is each group's part of the X.
+#[test]
+fn a_share_per_group_is_of_its_own_rows_or_of_the_rows_counted() {
+    use llmops_common::query::{Field, Order};
+    let p = log();
+    let failed = eq("status", "failed");
+    for q in [
+        "failure rate per pool",
+        "status=failed rate by pool",
+        "每个 pool 的失败率",
+        "what percentage of each pool's jobs were status=failed",
+    ] {
+        let f = frame(&p, q);
+        assert_eq!(f.query.group_by, vec![Field::new("pool")], "{q}");
+        assert_eq!(f.share_of, Some(Vec::new()), "{q}: of each pool's own rows");
+        assert!(f.soft.is_empty(), "{q}: {:?}", f.soft);
+    }
+    // The group that ranks lowest ranks the shares from the lowest.
+    let f = frame(&p, "which pool has the lowest failure rate");
+    assert_eq!((f.query.order, f.share_of), (Order::Asc, Some(Vec::new())));
+    // Each pool's part of the failed jobs.
+    let f = frame(
+        &p,
+        "what share of the status=failed jobs came from each pool",
+    );
+    assert_eq!(f.share_of, Some(vec![failed.clone()]));
+    // Ranked by its share, a group's share is of its own rows.
+    let f = frame(&p, "which pool has the highest share of status=failed");
+    assert_eq!(f.share_of, Some(Vec::new()));
+    // Without a share word, a grouping is counts.
+    assert_eq!(frame(&p, "status=failed per pool").share_of, None);
+}
+
+/// A word after a condition that asks its rate ("rate", "率") asks a share of it, and is
+/// never looked for in the events.
+#[test]
+fn a_word_after_a_condition_asks_its_rate() {
+    let p = log();
+    for q in ["what's the status=failed rate", "status=failed 率是多少"] {
+        let f = frame(&p, q);
+        assert_eq!(f.share_of, Some(Vec::new()), "{q}");
+        assert!(f.soft.is_empty(), "{q}: {:?}", f.soft);
+    }
+    // A rate over time is a count per bucket, not a share.
+    assert_eq!(frame(&p, "failure rate per minute").share_of, None);
+}

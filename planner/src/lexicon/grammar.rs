@@ -302,9 +302,10 @@ pub struct Grammar {
     #[serde(default)]
     pub share: Words,
     /// Words asking the share of their own condition among the rest ("失败率", "error
-    /// rate"): the rest of the question picks the population.
+    /// rate"): the rest of the question picks the population. `after_zh`, `after_en`: the
+    /// words that ask it right after any condition ("5xx rate", "超时率").
     #[serde(default)]
-    pub rate: Words,
+    pub rate: AroundWords,
     /// Words before the population a share is of ("of", "among") and, in English, the verbs
     /// after it (`after_en`: "were", "that"); in Chinese the words after it (`after_zh`: 里).
     #[serde(default)]

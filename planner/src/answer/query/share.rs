@@ -1,7 +1,7 @@
 //! A count's share: of all the events read, or of the population the question asked it of
 //! ("of the blue pool's jobs", "checkout 接口的错误率").
 
-use llmops_common::query::{QueryResult, Unit};
+use llmops_common::query::{GroupRow, Order, QueryResult, Unit};
 
 use crate::text::Lang;
 
@@ -118,4 +118,79 @@ fn rows_zh(r: &QueryResult) -> String {
         llmops_common::query::Source::Log => format!("条{nz}"),
         _ => nz.to_string(),
     }
+}
+
+/// A group's figure when a share per group was asked: of its own rows ("6 of 8 (75.0%)"),
+/// or of all the rows counted ("6 (60.0%)"); `None` when no share was asked.
+pub(super) fn group_figure(r: &QueryResult, g: &GroupRow, lang: Lang) -> Option<String> {
+    let n = g.count;
+    match g.of {
+        Some(of) => {
+            let pct = percent(n, of.max(1));
+            Some(match lang {
+                Lang::Zh => format!("{n} / {of}（{pct}%）"),
+                Lang::En => format!("{n} of {of} ({pct}%)"),
+            })
+        }
+        None => {
+            let base = r
+                .share_base
+                .as_ref()
+                .filter(|b| b.rows > 0 && n <= b.rows)?;
+            Some(format!("{n} ({}%)", percent(n, base.rows)))
+        }
+    }
+}
+
+/// The lead of a share per group: the group whose share of its own rows is highest (lowest
+/// when asked ascending), or the first group's part of all the rows counted.
+pub(super) fn groups_lead(
+    r: &QueryResult,
+    what: &str,
+    top: &GroupRow,
+    groups: u64,
+    part: &str,
+    lang: Lang,
+) -> Option<String> {
+    let base = r.share_base.as_ref()?;
+    let key = super::group_key(r, top);
+    let (n, total) = (top.count, r.matched);
+    let (nz, ne) = (rows_zh(r), r.query.source.row_words().1);
+    let Some(of) = top.of else {
+        let pct = percent(n, base.rows.max(1));
+        return Some(match lang {
+            Lang::Zh => format!(
+                "{what} —— 第一是 **{key}**（{n} {nz}，占全部 {} {nz}的 **{pct}%**）；共 {groups} 个分组{part}。",
+                base.rows
+            ),
+            Lang::En => format!(
+                "{what}: the top one is **{key}** ({n}, **{pct}%** of the {} matching {ne}); {groups} groups{part}.",
+                base.rows
+            ),
+        });
+    };
+    let pct = percent(n, of.max(1));
+    let lowest = r.query.order == Order::Asc;
+    Some(match lang {
+        Lang::Zh => {
+            let which = if lowest { "最低" } else { "最高" };
+            let whose = match base.described_zh.as_str() {
+                "" => String::new(),
+                d => format!("{d} 的"),
+            };
+            format!(
+                "{what} —— 比例{which}的是 **{key}**：**{pct}%**（其 {of} {whose}{nz}中的 {n} {nz}）；共 {total} 条匹配，{groups} 个分组{part}。"
+            )
+        }
+        Lang::En => {
+            let which = if lowest { "lowest" } else { "highest" };
+            let whose = match base.described_en.as_str() {
+                "" => String::new(),
+                d => format!(" {d}"),
+            };
+            format!(
+                "{what}: the {which} share is **{key}**'s, **{pct}%** ({n} of its {of} {ne}{whose}); {total} matching {ne} in {groups} groups{part}."
+            )
+        }
+    })
 }

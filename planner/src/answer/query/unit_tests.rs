@@ -360,6 +360,7 @@ fn a_numeric_group_key_names_its_field() {
         count: 3,
         value: None,
         example: None,
+        of: None,
     };
     let r = QueryResult {
         query: Query::default(),

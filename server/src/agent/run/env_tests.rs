@@ -82,11 +82,6 @@ fn fixture(lines: usize, errors: usize) -> Fixture {
 }
 
 fn fixture_with(lines: usize, errors: usize, llm: Option<crate::llm::LlmBackend>) -> Fixture {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let root = std::fs::canonicalize(tmp.path()).expect("canonical");
-    let data = root.join("data");
-    let dir = data.join("uploads").join("f1");
-    std::fs::create_dir_all(&dir).expect("mkdir");
     let mut log = String::new();
     let mut planted = 0;
     for i in 0..lines {
@@ -108,12 +103,22 @@ fn fixture_with(lines: usize, errors: usize, llm: Option<crate::llm::LlmBackend>
         errors,
         "planted ground truth"
     );
-    let path = dir.join("app.log");
-    std::fs::write(&path, &log).expect("write");
+    fixture_of("app.log", &log, llm)
+}
+
+/// A session with one uploaded log, `name`, holding `log`.
+fn fixture_of(name: &str, log: &str, llm: Option<crate::llm::LlmBackend>) -> Fixture {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = std::fs::canonicalize(tmp.path()).expect("canonical");
+    let data = root.join("data");
+    let dir = data.join("uploads").join("f1");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let path = dir.join(name);
+    std::fs::write(&path, log).expect("write");
     let upload = UploadRow {
         file_id: "f1".into(),
         session_id: "s1".into(),
-        filename: "app.log".into(),
+        filename: name.into(),
         size: log.len() as u64,
         content_type: "text/plain".into(),
         sha256: String::new(),
@@ -213,6 +218,90 @@ async fn a_turn_counts_a_planted_log_exactly_without_socket_or_database() {
     assert_eq!(saved[1].text, out.answer);
     assert_eq!(saved[1].tool_calls.len(), out.tool_calls.len());
     assert!(saved[1].tool_calls.iter().all(|c| c.ok));
+}
+
+/// A JSON log of services with planted errors: (service, events, errors). `probe` wrote
+/// one event, which says little about its rate.
+const SERVICES: [(&str, u32, u32); 4] = [
+    ("ledger", 30, 9),
+    ("mailer", 80, 4),
+    ("search", 50, 10),
+    ("probe", 1, 1),
+];
+
+fn services_log() -> String {
+    let mut log = String::new();
+    let mut i = 0;
+    for (service, n, errors) in SERVICES {
+        for k in 0..n {
+            let level = if k % (n / errors) == 0 && k / (n / errors) < errors {
+                "error"
+            } else {
+                "info"
+            };
+            log.push_str(&format!(
+                "{{\"ts\":\"2031-02-01T04:{:02}:{:02}Z\",\"level\":\"{level}\",\"service\":\"{service}\",\"msg\":\"call {i}\"}}\n",
+                i / 60,
+                i % 60
+            ));
+            i += 1;
+        }
+    }
+    for (service, n, errors) in SERVICES {
+        let planted = log
+            .lines()
+            .filter(|l| l.contains(&format!("\"{service}\"")) && l.contains("\"error\""))
+            .count();
+        assert_eq!((planted, n >= errors), (errors as usize, true), "{service}");
+    }
+    log
+}
+
+/// "12.3%" as the answer writes a share (one decimal from 10% up, two below).
+fn pct(part: u32, of: u32) -> String {
+    let p = f64::from(part) * 100.0 / f64::from(of);
+    if p >= 10.0 {
+        format!("{p:.1}%")
+    } else {
+        format!("{p:.2}%")
+    }
+}
+
+#[tokio::test]
+async fn a_rate_per_group_is_each_groups_share_of_its_own_events() {
+    let f = fixture_of("api.json", &services_log(), None);
+    let answer = |q: &'static str| {
+        let f = &f;
+        async move {
+            let (out, _) = ask(f, q).await;
+            assert_eq!(out.status, EndStatus::Ok, "{q}: {:?}", out.message);
+            out.answer
+        }
+    };
+    // The highest rate is ledger's 9 of 30, though search logged more errors; probe's one
+    // event is ranked last.
+    let a = answer("which service in api.json has the highest error rate").await;
+    assert!(a.contains("**ledger**") && a.contains(&pct(9, 30)), "{a}");
+    assert!(a.contains("9 of its 30"), "{a}");
+    for (service, n, errors) in SERVICES {
+        assert!(
+            a.contains(&format!("{service} — {errors} of {n} ({})", pct(errors, n))),
+            "{service}: {a}"
+        );
+    }
+    let probe = a.find("probe —").expect("probe listed");
+    assert!(a.find("mailer —").is_some_and(|m| m < probe), "{a}");
+    // Asked for the lowest, in Chinese.
+    let a = answer("api.json 里哪个服务的错误率最低").await;
+    assert!(a.contains("**mailer**") && a.contains(&pct(4, 80)), "{a}");
+    // A share of the errors: each service's part of all 24.
+    let a = answer("what share of the errors in api.json came from each service").await;
+    let all: u32 = SERVICES.iter().map(|s| s.2).sum();
+    assert!(
+        a.contains(&format!("search — 10 ({})", pct(10, all))),
+        "{a}"
+    );
+    assert!(a.contains(&format!("of the {all} matching")), "{a}");
 }
 
 #[tokio::test]
