@@ -672,7 +672,10 @@ pub struct QueryArgs {
     /// A share asked of a population ("what percentage of the blue pool's jobs failed",
     /// "checkout 接口的错误率"): the count is also given as a share of the rows these filters
     /// pick (a part of the query's own) that have every field the query's other filters
-    /// compare.
+    /// compare. With `group_by` and a count: each group's share of its own such rows ("the
+    /// error rate of each endpoint"), groups ranked by it; when these filters are the
+    /// query's own, each group's part of all the rows counted ("what share of the errors
+    /// each service logged").
     /// Absent: no share asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub share_of: Option<Vec<Filter>>,

@@ -174,3 +174,25 @@ fn query_answer(step: &StepRecord, lang: Lang) -> String {
         None => step.output.clone(),
     }
 }
+
+/// The line that sets the figures of several queries side by side, when every task is a
+/// query and they differ only in one condition's value ("4xx vs 5xx").
+pub(crate) fn side_by_side(
+    tasks: &[Task],
+    steps: &[StepRecord],
+    ranges: &[std::ops::Range<usize>],
+    lang: Lang,
+) -> Option<String> {
+    let mut results = Vec::new();
+    for (task, r) in tasks.iter().zip(ranges) {
+        if !matches!(task, Task::Query(_)) {
+            return None;
+        }
+        let own = steps.get(r.clone())?;
+        results.push(
+            own.iter()
+                .find_map(|s| s.data.as_query().filter(|_| s.ok))?,
+        );
+    }
+    answer::query::sides::side_by_side(&results, lang)
+}

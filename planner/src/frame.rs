@@ -4,6 +4,7 @@
 //! question is a query at all; a follow-up edits the last query
 //! ([`edit`]). Nothing here names a question: vocabulary lives in the lexicon's data.
 
+pub mod alternatives;
 mod bridge;
 mod buckets;
 pub mod build;

@@ -496,12 +496,16 @@ impl TurnPlan {
             }
             ranges.push(start..cursor);
         }
+        let sides = compose::side_by_side(&self.tasks, steps, &ranges, lang);
         let text = self
             .tasks
             .iter()
             .zip(ranges)
             .map(|(t, r)| compose::task_answer(t, &steps[r], lang))
-            .filter(|s| !s.trim().is_empty())
+            .filter(|s| !s.trim().is_empty());
+        let text = sides
+            .into_iter()
+            .chain(text)
             .collect::<Vec<_>>()
             .join("\n\n");
         PlannerAction::Final { text }

@@ -778,6 +778,7 @@ pub(crate) fn clock_minutes(time: &str) -> Option<u64> {
 mod ranked;
 mod rows;
 mod share;
+pub mod sides;
 pub(crate) use ranked::nth_bucket;
 use rows::{rows_lead, shown};
 use share::share_of;

@@ -78,7 +78,7 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
         soft.extend(super::bridge::translated(lex, p));
     }
     Conditions {
-        hard: merge_alternatives(hard),
+        hard: super::alternatives::merged(hard),
         soft,
         object,
         object_qualifies,
@@ -725,41 +725,4 @@ fn one_more_name(target: &mut Filter, f: &Filter) -> bool {
         )
     };
     true
-}
-
-/// Several equalities or classes on one field mean any of them ("502 and 504", "ERROR or
-/// WARN", "4xx or 5xx"): one regular expression of the alternatives.
-fn merge_alternatives(filters: Vec<Filter>) -> Vec<Filter> {
-    // The alternative a condition that holds adds, when it is one.
-    fn alternative(f: &Filter) -> Option<String> {
-        if f.negate || f.field.is_none() {
-            return None;
-        }
-        match (f.op, &f.value) {
-            (FilterOp::Eq, v) => Some(regex_escape(&v.to_string())),
-            (FilterOp::Class, Scalar::Number(d)) => Some(format!(r"{d}\d\d")),
-            (FilterOp::Regex, Scalar::Text(t)) => t
-                .strip_prefix("^(?:")
-                .and_then(|r| r.strip_suffix(")$"))
-                .map(str::to_string),
-            _ => None,
-        }
-    }
-    let mut out: Vec<Filter> = Vec::new();
-    for f in filters {
-        let alt = alternative(&f).filter(|_| f.op != FilterOp::Regex);
-        let same = alt.as_ref().and_then(|_| {
-            out.iter_mut()
-                .find(|o| o.field == f.field && alternative(o).is_some())
-        });
-        match (same, alt) {
-            (Some(o), Some(b)) => {
-                let a = alternative(o).unwrap_or_default();
-                o.op = FilterOp::Regex;
-                o.value = Scalar::Text(format!("^(?:{a}|{b})$"));
-            }
-            _ => out.push(f),
-        }
-    }
-    out
 }

@@ -252,6 +252,10 @@ pub struct Grammar {
     /// Words that set two things side by side ("A 和 B", "X vs Y").
     #[serde(default)]
     pub side_by_side: Words,
+    /// Words asking several values of one field side by side ("4xx vs 5xx", "分别"): a
+    /// query per value.
+    #[serde(default)]
+    pub each_side: Words,
     /// Words that ask about every log at hand ("across all logs", "这几个日志").
     #[serde(default)]
     pub all_logs: Words,

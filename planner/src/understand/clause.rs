@@ -68,6 +68,8 @@ const CLAUSE_RULES: &[ClauseRule] = &[
     config_setting,
     // "X in one log vs Y in another, which came first": a query per log.
     two_logs_compared,
+    // "4xx vs 5xx", "GET 和 POST 分别多少": a query per value asked side by side.
+    values_compared,
     // A question over a log or a system table is one typed query.
     table_query,
     // Incident questions in words: processes, services, ports, journal, uptime, sizes.
@@ -159,6 +161,44 @@ fn two_logs_compared(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
                 (a.query.files != b.query.files).then(|| vec![Task::Query(a), Task::Query(b)])
             })
     })
+}
+
+/// Several values of one field asked side by side ("4xx vs 5xx", "ERROR 和 WARN 分别有多少",
+/// "GET and POST latency compared"): the query once per value, each value in place of the
+/// condition matching any of them.
+fn values_compared(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
+    if !crate::lexicon::lexicon()
+        .grammar
+        .each_side
+        .occur_in(&c.lower)
+    {
+        return None;
+    }
+    let Task::Query(f) = query_task(c.text, ctx, false)? else {
+        return None;
+    };
+    if f.query.measure == Measure::Timeline {
+        return None;
+    }
+    let (at, sides) = f
+        .query
+        .filters
+        .iter()
+        .enumerate()
+        .find_map(|(i, x)| crate::frame::alternatives::sides(x).map(|s| (i, s)))?;
+    let merged = &f.query.filters[at];
+    let tasks = sides.into_iter().map(|side| {
+        let mut one = f.clone();
+        // A share's population keeps the condition it was asked of.
+        if let Some(base) = one.share_of.as_mut() {
+            base.iter_mut()
+                .filter(|b| *b == merged)
+                .for_each(|b| *b = side.clone());
+        }
+        one.query.filters[at] = side;
+        Task::Query(one)
+    });
+    Some(tasks.collect())
 }
 
 fn incident_command(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {

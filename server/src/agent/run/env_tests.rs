@@ -304,6 +304,38 @@ async fn a_rate_per_group_is_each_groups_share_of_its_own_events() {
     assert!(a.contains(&format!("of the {all} matching")), "{a}");
 }
 
+/// Values of one field asked side by side are a query each, with one line setting their
+/// figures side by side first.
+#[tokio::test]
+async fn values_asked_side_by_side_are_counted_each() {
+    let f = fixture_of("api.json", &services_log(), None);
+    let errors: u32 = SERVICES.iter().map(|s| s.2).sum();
+    let events: u32 = SERVICES.iter().map(|s| s.1).sum();
+    for q in [
+        "how many errors vs info lines in api.json",
+        "api.json 里 error 和 info 分别有多少",
+    ] {
+        let (out, events_seen) = ask(&f, q).await;
+        assert_eq!(out.status, EndStatus::Ok, "{q}: {:?}", out.message);
+        let queries = events_seen
+            .iter()
+            .filter(|e| matches!(e, TurnEvent::ToolCall { tool, .. } if tool == "log_query"))
+            .count();
+        assert_eq!(queries, 2, "{q}: {}", out.answer);
+        let first = out.answer.lines().next().unwrap_or_default();
+        let want = format!("ERROR **{errors}** · INFO **{}**", events - errors);
+        assert!(first.starts_with(&want), "{q}: {first}");
+        assert!(first.contains(&events.to_string()), "{q}: {first}");
+    }
+    // Without a word setting them side by side, the two values are one count of either.
+    let (out, _) = ask(&f, "how many error or info lines in api.json").await;
+    assert!(
+        out.answer.contains(&format!("**{events}**")),
+        "{}",
+        out.answer
+    );
+}
+
 #[tokio::test]
 async fn a_download_request_records_the_offer_before_announcing_it() {
     let f = fixture(100, 4);
