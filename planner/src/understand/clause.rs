@@ -187,6 +187,15 @@ fn values_compared(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
         .enumerate()
         .find_map(|(i, x)| crate::frame::alternatives::sides(x).map(|s| (i, s)))?;
     let merged = &f.query.filters[at];
+    // In the order the question names them.
+    let mut sides = sides;
+    sides.sort_by_key(|side| {
+        let value = match (side.op, &side.value) {
+            (llmops_common::query::FilterOp::Class, v) => format!("{v}xx"),
+            (_, v) => v.to_string().to_lowercase(),
+        };
+        c.lower.find(&value).unwrap_or(usize::MAX)
+    });
     let tasks = sides.into_iter().map(|side| {
         let mut one = f.clone();
         // A share's population keeps the condition it was asked of.

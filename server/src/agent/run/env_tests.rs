@@ -327,6 +327,10 @@ async fn values_asked_side_by_side_are_counted_each() {
         assert!(first.starts_with(&want), "{q}: {first}");
         assert!(first.contains(&events.to_string()), "{q}: {first}");
     }
+    // In the order asked.
+    let (out, _) = ask(&f, "how many info vs error events in api.json").await;
+    let want = format!("INFO **{}** · ERROR **{errors}**", events - errors);
+    assert!(out.answer.starts_with(&want), "{}", out.answer);
     // Without a word setting them side by side, the two values are one count of either.
     let (out, _) = ask(&f, "how many error or info lines in api.json").await;
     assert!(
