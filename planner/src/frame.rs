@@ -70,6 +70,8 @@ mod tests_scan;
 #[cfg(test)]
 mod tests_share;
 #[cfg(test)]
+mod tests_swap;
+#[cfg(test)]
 mod tests_system;
 #[cfg(test)]
 mod tests_timeline;

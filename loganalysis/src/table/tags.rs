@@ -48,6 +48,21 @@ pub fn generic_tags() -> &'static [GenericTag] {
     })
 }
 
+/// The fields a generic tag's own alternatives compare (`failure`: `status`, `level`): a
+/// condition on one of them says what the tag says, another way.
+pub fn tag_fields(name: &str) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    let when = generic_tags().iter().filter(|g| g.name == name);
+    for f in when.flat_map(|g| g.when.iter().flatten()) {
+        if let Some(field) = f.field.as_ref().map(|x| x.as_str()) {
+            if !out.contains(&field) {
+                out.push(field);
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,5 +74,7 @@ mod tests {
         assert!(t
             .iter()
             .all(|g| !g.when.is_empty() && g.when.iter().all(|w| !w.is_empty())));
+        assert_eq!(tag_fields("failure"), ["status", "level"]);
+        assert!(tag_fields("no such tag").is_empty());
     }
 }

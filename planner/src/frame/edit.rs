@@ -49,6 +49,10 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     } else {
         None
     });
+    // "how many WARN lines does it have" after the most common error: a kind of event
+    // belongs to the condition it was listed under, so a question that swaps that
+    // condition asks "it" of the log.
+    let item = item.filter(|it| picked.is_some() || !kind_swapped(it, &last.query, &new.query));
     if !(a.own_content
         || a.field_of_it
         || picked.is_some()
@@ -89,6 +93,19 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
         super::shown::asked_of_the_event(lex, p, &mut q);
     }
     Some(edited(q, new.soft, new.object))
+}
+
+/// Whether `item` is a kind of event (a message template) and the new conditions swap one
+/// of the last query's for another on the same subject.
+fn kind_swapped(item: &[(String, String)], last: &Query, new: &Query) -> bool {
+    let kind = item
+        .iter()
+        .any(|(f, _)| matches!(f.as_str(), "template" | "message"));
+    kind && new.filters.iter().any(|f| {
+        last.filters
+            .iter()
+            .any(|o| o != f && !f.excludes() && same_subject(o, f))
+    })
 }
 
 /// The last query narrowed to a listed item (`(field, value)` pairs).
@@ -662,8 +679,17 @@ fn put_filter(filters: &mut Vec<Filter>, f: Filter) {
 fn same_subject(a: &Filter, b: &Filter) -> bool {
     match (a.op, b.op) {
         (FilterOp::Tag, FilterOp::Tag) => true,
-        _ => a.field.is_some() && a.field == b.field,
+        _ => (a.field.is_some() && a.field == b.field) || tag_over(a, b) || tag_over(b, a),
     }
+}
+
+/// A tag and a condition on a field the tag is defined over say the same thing two ways:
+/// "那 4xx 呢" after an access log's failures (its 5xx) swaps them.
+fn tag_over(tag: &Filter, f: &Filter) -> bool {
+    let (FilterOp::Tag, Scalar::Text(name), Some(field)) = (tag.op, &tag.value, &f.field) else {
+        return false;
+    };
+    llmops_loganalysis::table::tag_fields(name).contains(&field.as_str())
 }
 
 /// The new question's slots over the last query's.
