@@ -644,6 +644,21 @@ impl Conversation {
         self.last_query = Some(q);
     }
 
+    /// A file uploaded after the conversation's last turn is the file it is about now: "how
+    /// many times did u011 log in" right after uploading `auth.json` asks of it.
+    pub fn uploaded_since(&mut self, upload: &crate::UploadRef) {
+        let path = upload.path.to_string_lossy().into_owned();
+        if self.last_file.as_ref().is_some_and(|f| f.path == path) {
+            return;
+        }
+        self.last_file = Some(FileRef {
+            path,
+            // A log is read whole by the queries asked of it, never page by page.
+            analysed: crate::frame::is_log_upload(upload),
+            total_lines: None,
+        });
+    }
+
     /// Folds the last [`STATE_TURNS`] turns: `(user message, that turn's facts)`, oldest first.
     pub fn from_turns<'a>(turns: impl IntoIterator<Item = (&'a str, Vec<StepFacts>)>) -> Self {
         let all: Vec<(&str, Vec<StepFacts>)> = turns.into_iter().collect();

@@ -42,6 +42,8 @@ mod source;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_actors;
+#[cfg(test)]
 mod tests_answers;
 #[cfg(test)]
 mod tests_counts;

@@ -626,3 +626,55 @@ fn a_tag_compares_numbers_only_with_a_field_of_numbers() {
     let r = run_in(dir.path(), &["runner.log"], &q, &QueryOptions::default()).expect("query");
     assert_eq!(r.matched, limited, "as grep -c 'rate limited' counts");
 }
+
+/// Failed logins written as words or as one token (an event's name in a JSON log:
+/// `login_failed`, `auth-failure`) are tagged alike; a successful login is not.
+#[test]
+fn failed_logins_are_tagged_in_words_or_as_one_token() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let events = [
+        "login",
+        "login_failed",
+        "logout",
+        "auth-failure",
+        "signin_failed",
+        "token_refresh",
+    ];
+    let failed = ["login_failed", "auth-failure", "signin_failed"];
+    let mut log = String::new();
+    let mut planted = 0;
+    for i in 0..60 {
+        let event = events[i % events.len()];
+        planted += u64::from(failed.contains(&event));
+        log.push_str(&format!(
+            "{{\"ts\":\"2031-03-01T08:00:{i:02}Z\",\"user\":\"u{}\",\"event\":\"{event}\"}}\n",
+            i % 7
+        ));
+    }
+    std::fs::write(dir.path().join("auth.json"), &log).expect("write");
+    let mut app = String::new();
+    for (i, line) in [
+        "WARN auth: login failed for u1",
+        "INFO auth: u2 logged in",
+        "WARN auth: u3 failed to log in: bad token",
+        "WARN auth: authentication failure for u4",
+    ]
+    .iter()
+    .enumerate()
+    {
+        app.push_str(&format!("2031-03-01 08:00:0{i} {line}\n"));
+    }
+    std::fs::write(dir.path().join("app.log"), &app).expect("write");
+    let q = Query {
+        filters: vec![Filter::new(
+            None,
+            FilterOp::Tag,
+            Scalar::Text("failed_login".into()),
+        )],
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["auth.json"], &q, &QueryOptions::default()).expect("query");
+    assert_eq!(r.matched, planted);
+    let r = run_in(dir.path(), &["app.log"], &q, &QueryOptions::default()).expect("query");
+    assert_eq!(r.matched, 3, "every line but the one logged in");
+}

@@ -29,6 +29,8 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
         .iter()
         .filter(|l| matches!(&l.lit, Lit::Word(w) if !super::zones::is_zone_word(lex, w)))
         .filter(|l| !names_the_log(lex, p, l))
+        // A column's value is that field's condition ("login" of `event`), not text.
+        .filter(|l| !matches!(&l.lit, Lit::Word(w) if p.column_with_value(w).is_some()))
         .collect();
     // Runs of such words standing next to each other; the longest names the thing (a verb
     // before it is one word, "stale lock files" three), the later on a tie.
@@ -70,7 +72,12 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
         };
         (matches!(h.cue, Cue::Filter(_)) || ranks(h, before)) && LINKS.contains(&gap)
     });
-    let qualifies = qualifies || says_which_are_counted(lex, p, first.start);
+    // An identifier ("u011", "tx42") names one thing whatever else is asked: no filler.
+    let id_like = |w: &str| {
+        w.chars().any(|c| c.is_ascii_digit()) && w.chars().any(|c| c.is_ascii_alphabetic())
+    };
+    let identifier = !phrase.is_empty() && phrase.split([' ', '-']).all(id_like);
+    let qualifies = qualifies || identifier || says_which_are_counted(lex, p, first.start);
     let after_a_name = right_after_a_name(p, first.start);
     (phrase.len() >= 3).then(|| {
         // A program's one-word term for what its log writes in words ("bgsave" for Redis's
@@ -171,7 +178,12 @@ pub(super) fn stands_before_a_log_word(
         return true;
     }
     let after = p.text.get(l.end..).unwrap_or("").to_lowercase();
-    let at = [after.find("log"), after.find("日志")]
+    // "log" as a word of its own ("gateway log", "app logs"), not the start of "login".
+    let log_word = after.match_indices("log").map(|(i, _)| i).find(|&i| {
+        let rest = after[i + 3..].strip_prefix('s').unwrap_or(&after[i + 3..]);
+        !rest.starts_with(|c: char| c.is_alphanumeric())
+    });
+    let at = [log_word, after.find("日志")]
         .into_iter()
         .flatten()
         .min()

@@ -13,6 +13,14 @@ use super::{BucketCue, CompareCue, UnitCue, Words};
 pub struct Spelling {
     pub word: String,
     pub en: Vec<String>,
+    /// Read so only after one of these words earlier in the sentence (a verb's subject or
+    /// auxiliary: "did", "who"); empty: anywhere.
+    #[serde(default)]
+    pub after: Vec<String>,
+    /// Not read so when the next word is one of these (a noun phrase goes on: "the app log
+    /// in total").
+    #[serde(default)]
+    pub not_before: Vec<String>,
 }
 
 /// Number words standing for digits ("一秒", "a second").

@@ -4,14 +4,15 @@
 //! what was typed.
 
 use crate::lexicon::lexicon;
+use crate::lexicon::Spelling;
 
 /// `text` with each informal spelling that stands as a whole token replaced by its word.
 pub(super) fn respell(text: &str) -> String {
     let spellings = &lexicon().grammar.spelling;
     // Longer spellings first: "w/o" is not "w/" followed by "o".
-    let mut pairs: Vec<(&str, &str)> = spellings
+    let mut pairs: Vec<(&str, &Spelling)> = spellings
         .iter()
-        .flat_map(|s| s.en.iter().map(move |e| (e.as_str(), s.word.as_str())))
+        .flat_map(|s| s.en.iter().map(move |e| (e.as_str(), s)))
         .collect();
     pairs.sort_by_key(|(e, _)| std::cmp::Reverse(e.len()));
     let mut out = String::with_capacity(text.len() + 16);
@@ -28,8 +29,11 @@ pub(super) fn respell(text: &str) -> String {
         } else if c == '"' || c == '`' {
             quote = Some(c);
         } else if token_starts(text, i) {
-            if let Some((spelled, word)) = pairs.iter().find(|(e, _)| token_at(rest, e)) {
-                out.push_str(word);
+            let found = pairs
+                .iter()
+                .find(|(e, s)| token_at(rest, e) && in_context(s, &text[..i], &rest[e.len()..]));
+            if let Some((spelled, s)) = found {
+                out.push_str(&s.word);
                 // A slash spelling may run into the next word ("w/retries").
                 if spelled.ends_with('/') && !rest[spelled.len()..].starts_with(' ') {
                     out.push(' ');
@@ -42,6 +46,23 @@ pub(super) fn respell(text: &str) -> String {
         i += c.len_utf8();
     }
     out
+}
+
+/// Whether the spelling reads as its word here: after one of its `after` words, and not
+/// before one of its `not_before` words.
+fn in_context(s: &Spelling, before: &str, after: &str) -> bool {
+    let before = before.to_ascii_lowercase();
+    let said_after = s.after.is_empty()
+        || s.after
+            .iter()
+            .any(|w| !crate::lexicon::occurrences(&before, w).is_empty());
+    let next: String = after
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '\'')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    said_after && !s.not_before.contains(&next)
 }
 
 /// Whether a token may start at byte `i`: the text's start, or after a space or an opening
@@ -91,6 +112,35 @@ mod tests {
             (
                 "how many msgs, errs and conns?",
                 "how many messages, errors and connections?",
+            ),
+        ] {
+            assert_eq!(respell(typed), read, "{typed}");
+        }
+    }
+
+    /// "log in" is "login" where a word before it makes it a verb and no noun phrase goes
+    /// on after it.
+    #[test]
+    fn a_verb_is_read_as_its_word_only_in_its_context() {
+        for (typed, read) in [
+            (
+                "how many times did u011 log in",
+                "how many times did u011 login",
+            ),
+            (
+                "users who couldn't sign in today",
+                "users who couldn't login today",
+            ),
+            ("when did bob last log on?", "when did bob last login?"),
+            // No verb's word before it, or a noun phrase after it: as typed.
+            ("the gateway log in json", "the gateway log in json"),
+            (
+                "how many errors did the app log in total",
+                "how many errors did the app log in total",
+            ),
+            (
+                "did the proxy log in the last hour",
+                "did the proxy log in the last hour",
             ),
         ] {
             assert_eq!(respell(typed), read, "{typed}");

@@ -107,6 +107,22 @@ pub fn conversation_from(rows: &[crate::store::MessageRow]) -> planner::conversa
     planner::conversation::Conversation::from_turns(turns)
 }
 
+/// The newest upload made after the last stored message, when there is one and a message
+/// at all (both times as the store writes them, RFC 3339).
+fn uploaded_since_last_turn<'a>(
+    uploads: &'a [UploadRef],
+    rows: &[crate::store::MessageRow],
+) -> Option<&'a UploadRef> {
+    let at = |t: &str| chrono::DateTime::parse_from_rfc3339(t).ok();
+    let last = at(&rows.last()?.time)?;
+    uploads
+        .iter()
+        .filter_map(|u| Some((at(&u.uploaded_at)?, u)))
+        .filter(|(t, _)| *t > last)
+        .max_by_key(|(t, _)| *t)
+        .map(|(_, u)| u)
+}
+
 /// Keeps the newest messages that fit the character budget, oldest first.
 pub fn budget_history(rows: &[crate::store::MessageRow], budget: usize) -> Vec<HistoryTurn> {
     let mut out = Vec::new();
@@ -512,7 +528,10 @@ impl Turn<'_> {
     /// The offline planner answers, after `note` (why the LLM did not).
     async fn answer_offline(&mut self, src: &Sources, note: Option<String>) {
         let history = budget_history(&src.history_rows, HISTORY_CHAR_BUDGET);
-        let conversation = conversation_from(&src.history_rows);
+        let mut conversation = conversation_from(&src.history_rows);
+        if let Some(u) = uploaded_since_last_turn(&src.all_uploads, &src.history_rows) {
+            conversation.uploaded_since(u);
+        }
         // The offline planner starts from no steps even after an LLM took some this turn.
         let plan = planner::TurnPlan::new(&PlannerInput {
             text: &self.req.text,

@@ -167,3 +167,42 @@ fn model_calls_are_typed_at_receipt_with_the_tools_errors() {
     let status = tool_status(&Err(bad), Lang::En);
     assert_eq!(status, "Calling command_executor…");
 }
+
+/// An upload made after the last message is what the conversation is about now; one made
+/// before it, or a session with no message yet, changes nothing.
+#[test]
+fn a_file_uploaded_since_the_last_turn_is_the_conversations() {
+    let msg = |time: &str| crate::store::MessageRow {
+        role: "assistant".into(),
+        text: "…".into(),
+        time: time.into(),
+        tool_calls: Vec::new(),
+    };
+    let up = |name: &str, at: &str| UploadRef {
+        file_id: name.into(),
+        filename: name.into(),
+        path: std::path::PathBuf::from(format!("/data/uploads/{name}/{name}")),
+        size: 10,
+        sha256: String::new(),
+        uploaded_at: at.into(),
+        content_type: "text/plain".into(),
+        columns: Vec::new(),
+        format: None,
+    };
+    let uploads = [
+        up("old.log", "2031-01-01T10:00:00+08:00"),
+        up("new.log", "2031-01-01T10:05:00+08:00"),
+        up("newest.log", "2031-01-01T02:06:00+00:00"),
+    ];
+    let rows = [msg("2031-01-01T10:01:00+08:00")];
+    let got = uploaded_since_last_turn(&uploads, &rows).map(|u| u.filename.as_str());
+    assert_eq!(got, Some("newest.log"), "compared as instants, zones apart");
+    let rows = [msg("2031-01-01T10:07:00+08:00")];
+    assert!(uploaded_since_last_turn(&uploads, &rows).is_none());
+    assert!(uploaded_since_last_turn(&uploads, &[]).is_none());
+    let mut c = conversation_from(&rows);
+    c.uploaded_since(&uploads[1]);
+    let file = c.last_file.expect("the upload");
+    assert_eq!(file.path, "/data/uploads/new.log/new.log");
+    assert!(file.analysed, "a log by its name");
+}
