@@ -166,7 +166,7 @@ pub fn run_table(t: &MemTable, q: &Query) -> Result<QueryResult, QueryError> {
     let window = match &q.window {
         Some(w) => {
             check_window(w)?;
-            Some(resolve_window(w, &now())?)
+            Some(resolve_window(w, &now(), None)?)
         }
         None => None,
     };

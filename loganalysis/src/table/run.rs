@@ -15,7 +15,7 @@ use super::pipeline::{pipeline, PipeCtx};
 use super::plan::{plan, Plan, Table};
 use super::rarity::rarity;
 use super::registry::Registry;
-use super::scan::{newest_time, open, scan_file, Opened, QueryFile, QueryOptions, ScanJob};
+use super::scan::{open, scan_file, Opened, QueryFile, QueryOptions, ScanJob};
 use super::window::{check_window, names_a_zone, resolve_window, zoneless};
 use crate::ts::{self, Ts};
 
@@ -113,14 +113,41 @@ fn empty_acc() -> Acc {
     }
 }
 
-/// A resolved window (inclusive seconds) and the newest event it was resolved against.
-type Resolution = (Option<(i64, i64)>, Ts);
+/// A resolved window (inclusive seconds), the newest event it was resolved against and the
+/// oldest, when read.
+struct Resolution {
+    window: Option<(i64, i64)>,
+    end: Ts,
+    first: Option<Ts>,
+}
 
 /// Each file's newest event, as written (a syslog's without its year).
 fn newest_times(
     opened: &[Opened],
     q: &Query,
     cancel: &AtomicBool,
+) -> Result<Vec<Option<Ts>>, QueryError> {
+    edge_times(opened, q, cancel, super::scan::newest_time)
+}
+
+/// The oldest event's time of each file (from its first MiB).
+fn oldest_times(
+    opened: &[Opened],
+    q: &Query,
+    cancel: &AtomicBool,
+) -> Result<Vec<Option<Ts>>, QueryError> {
+    edge_times(opened, q, cancel, super::scan::oldest_time)
+}
+
+type EdgeTime =
+    fn(&std::path::Path, u64, &ScanJob<'_>, &AtomicBool) -> Result<Option<Ts>, QueryError>;
+
+/// One time of each file (its newest or oldest event's), read by `read`.
+fn edge_times(
+    opened: &[Opened],
+    q: &Query,
+    cancel: &AtomicBool,
+    read: EdgeTime,
 ) -> Result<Vec<Option<Ts>>, QueryError> {
     let mut out = Vec::with_capacity(opened.len());
     for (i, o) in opened.iter().enumerate() {
@@ -133,24 +160,49 @@ fn newest_times(
             make_acc: &empty_acc,
             newest_day: None,
         };
-        out.push(newest_time(&o.file.path, o.end, &job, cancel)?);
+        out.push(read(&o.file.path, o.end, &job, cancel)?);
     }
     Ok(out)
 }
 
+/// The note on a window that lies wholly before the log's first event or after its last:
+/// the time the log does cover.
+fn outside_the_log(
+    window: Option<(i64, i64)>,
+    end: Option<&Ts>,
+    first: Option<&Ts>,
+) -> Option<String> {
+    let ((a, b), end, first) = (window?, end?, first?);
+    let sec = |t: &Ts| t.key.div_euclid(1_000_000);
+    if a <= sec(end) && b >= sec(first) {
+        return None;
+    }
+    let show = |t: &Ts| super::window::show_second(sec(t), end.dated);
+    let (from, to) = (show(first), show(end));
+    Some(format!(
+        "所问的时间段不在日志的时间范围内（日志从 {from} 到 {to}）/ the time asked lies outside the log, which runs from {from} to {to}"
+    ))
+}
+
 /// The window in seconds, resolved against the newest event of all files (`newest`, in
-/// each file's placed year).
+/// each file's placed year) and the oldest (`oldest`, read only for a window).
 fn window_secs(
     opened: &[Opened],
-    newest: &[Option<Ts>],
+    (newest, oldest): (&[Option<Ts>], &[Option<Ts>]),
     q: &Query,
 ) -> Result<Option<Resolution>, QueryError> {
     let Some(w) = &q.window else { return Ok(None) };
     check_window(w)?;
-    let end = opened
-        .iter()
-        .zip(newest)
-        .filter_map(|(o, t)| t.map(|t| o.newest_day.map_or(t, |y| t.in_year(y))))
+    let placed = |times: &[Option<Ts>]| -> Vec<Ts> {
+        opened
+            .iter()
+            .zip(times)
+            .filter_map(|(o, t)| t.map(|t| o.newest_day.map_or(t, |y| t.in_year(y))))
+            .collect()
+    };
+    let first = placed(oldest).into_iter().min_by_key(|t| t.key);
+    let end = placed(newest)
+        .into_iter()
         .max_by_key(|t| t.key)
         .ok_or_else(|| QueryError::NoTimestamps {
             file: opened
@@ -159,7 +211,13 @@ fn window_secs(
                 .collect::<Vec<_>>()
                 .join(", "),
         })?;
-    Ok(Some((Some(resolve_window(w, &end)?), end)))
+    // A first event after the last (a yearless log across New Year) says nothing.
+    let first = first.filter(|f| f.key <= end.key);
+    Ok(Some(Resolution {
+        window: Some(resolve_window(w, &end, first.as_ref())?),
+        end,
+        first,
+    }))
 }
 
 /// Logs whose times have no year (syslog's `Apr  9 01:37:30`) read beside logs with dated
@@ -386,9 +444,14 @@ pub fn run_query_with(
     if opened.len() > 1 {
         place_yearless(&mut opened, &newest);
     }
-    let (window, end) = match window_secs(&opened, &newest, q)? {
-        Some((w, e)) => (w, Some(e)),
-        None => (None, None),
+    let oldest = if q.window.is_some() {
+        oldest_times(&opened, q, cancel)?
+    } else {
+        Vec::new()
+    };
+    let (window, end, first) = match window_secs(&opened, (&newest, &oldest), q)? {
+        Some(r) => (r.window, Some(r.end), r.first),
+        None => (None, None, None),
     };
     let names: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
     let scanned = scan_all(&opened, q, window, opts, cancel)?;
@@ -401,6 +464,7 @@ pub fn run_query_with(
         mut notes,
     } = scanned;
     query_notes(q, end.as_ref(), &opened, &mut notes);
+    notes.extend(outside_the_log(window, end.as_ref(), first.as_ref()));
     // Rows are not grouped: their paths stay whole.
     let grouped = q.measure != Measure::Rows;
     for g in plans[0].group.iter().filter(|g| grouped && g.path_key) {

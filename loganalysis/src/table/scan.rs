@@ -244,6 +244,8 @@ pub struct PartOut {
     pub events: u64,
     pub unparsed: u64,
     pub max_time: Option<Ts>,
+    /// The oldest event's time, read alongside `max_time` (no plan).
+    pub min_time: Option<Ts>,
 }
 
 /// Receives events: counts, filters, accumulates.
@@ -287,6 +289,9 @@ impl Sink<'_> {
                     if self.out.max_time.is_none_or(|m| t.key > m.key) {
                         self.out.max_time = Some(t);
                     }
+                    if self.out.min_time.is_none_or(|m| t.key < m.key) {
+                        self.out.min_time = Some(t);
+                    }
                 }
             }
         }
@@ -322,6 +327,7 @@ impl<'f> PartScan<'f> {
                     events: 0,
                     unparsed: 0,
                     max_time: None,
+                    min_time: None,
                 },
             },
             partial: Vec::new(),
@@ -517,6 +523,17 @@ fn merge_parts(outs: Vec<Result<PartOut, QueryError>>) -> Result<PartOut, QueryE
         }
     }
     total.ok_or(QueryError::Cancelled)
+}
+
+/// The oldest event's time among the file's first MiB (a log is written in time order):
+/// `None` when that part has no time.
+pub fn oldest_time(
+    path: &Path,
+    end: u64,
+    job: &ScanJob<'_>,
+    cancel: &AtomicBool,
+) -> Result<Option<Ts>, QueryError> {
+    Ok(scan_part(path, 0, end.min(CHUNK as u64), job, cancel)?.min_time)
 }
 
 /// The newest event's time: from the last MiB when it has one, else the whole file.

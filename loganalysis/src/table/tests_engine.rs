@@ -678,3 +678,39 @@ fn failed_logins_are_tagged_in_words_or_as_one_token() {
     let r = run_in(dir.path(), &["app.log"], &q, &QueryOptions::default()).expect("query");
     assert_eq!(r.matched, 3, "every line but the one logged in");
 }
+
+/// A time of day the log has not reached on its only day is not moved to the day before,
+/// when the log had not begun: nothing is after it, everything before it.
+#[test]
+fn a_window_past_a_one_day_logs_end_holds_nothing_after_and_all_before() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut log = String::new();
+    for i in 0..45 {
+        log.push_str(&format!(
+            "2031-07-09 14:{:02}:{:02}.000 INFO [main] c.x.Api - served {i}\n",
+            i / 3,
+            (i % 3) * 20
+        ));
+    }
+    std::fs::write(dir.path().join("api.log"), &log).expect("write");
+    let between = |from: Option<&str>, to: Option<&str>| Query {
+        window: Some(llmops_common::query::Window::Between {
+            from: from.map(|t| llmops_common::query::TimePoint(t.into())),
+            to: to.map(|t| llmops_common::query::TimePoint(t.into())),
+        }),
+        ..Query::default()
+    };
+    let run =
+        |q: Query| run_in(dir.path(), &["api.log"], &q, &QueryOptions::default()).expect("query");
+    let after = run(between(Some("14:30"), None));
+    assert_eq!(after.matched, 0);
+    // The answer says what time the log covers.
+    let span = "2031-07-09T14:00:00 to 2031-07-09T14:14:40";
+    let said = after.notes.iter().any(|n| n.contains(span));
+    assert!(said, "{:?}", after.notes);
+    assert_eq!(run(between(None, Some("14:30"))).matched, 45);
+    let inside = run(between(Some("14:10"), None));
+    assert_eq!(inside.matched, 15, "14:10:00 to 14:14:40");
+    let quiet = inside.notes.iter().all(|n| !n.contains("outside"));
+    assert!(quiet, "{:?}", inside.notes);
+}

@@ -152,10 +152,11 @@ fn log_offset(end: &Ts) -> i32 {
     }
 }
 
-/// The first second of `p` on the log's clock, given the log's newest event, and how many
-/// seconds it spans (a month's days, else the point's own span).
-fn resolve(p: &Point, end: &Ts) -> (i64, i64) {
-    let start = resolve_start(p, end);
+/// The first second of `p` on the log's clock, given the log's newest event (and its
+/// oldest, when read), and how many seconds it spans (a month's days, else the point's own
+/// span).
+fn resolve(p: &Point, end: &Ts, first: Option<&Ts>) -> (i64, i64) {
+    let start = resolve_start(p, end, first);
     let span = match p.date {
         Some(Date::YearMonth(..) | Date::Month(_)) => {
             let (y, m, _) = ts::civil_from_days(start.div_euclid(DAY));
@@ -168,7 +169,7 @@ fn resolve(p: &Point, end: &Ts) -> (i64, i64) {
 }
 
 /// The first second of `p` on the log's clock.
-fn resolve_start(p: &Point, end: &Ts) -> i64 {
+fn resolve_start(p: &Point, end: &Ts, first: Option<&Ts>) -> i64 {
     let end_sec = end.key.div_euclid(1_000_000);
     let (ey, em, ed) = ts::civil_from_days(end_sec.div_euclid(DAY));
     // A time asked in another zone, moved onto the log's clock ("09:36 +08:00" is 01:36 in
@@ -213,9 +214,13 @@ fn resolve_start(p: &Point, end: &Ts) -> i64 {
             ts::days_from_civil(y, m, 1) * DAY
         }
         None => {
+            // A time of day is on the log's last day, or the day before when it is past the
+            // log's end there, unless the log had not begun by then: "after 14:30" of a log
+            // that runs from 14:00 to 14:15 is after its end, not a day earlier.
             let day = end_sec - end_sec.rem_euclid(DAY);
             let at = day + p.sod;
-            if at > end_sec {
+            let begun = |t: i64| first.is_none_or(|f| t >= f.key.div_euclid(1_000_000));
+            if at > end_sec && begun(at - DAY) {
                 at - DAY
             } else {
                 at
@@ -225,27 +230,27 @@ fn resolve_start(p: &Point, end: &Ts) -> i64 {
 }
 
 /// The window as inclusive whole seconds.
-pub fn resolve_window(w: &Window, end: &Ts) -> Result<(i64, i64), QueryError> {
+pub fn resolve_window(w: &Window, end: &Ts, first: Option<&Ts>) -> Result<(i64, i64), QueryError> {
     let end_sec = end.key.div_euclid(1_000_000);
     Ok(match w {
         Window::Last { seconds } => (end_sec - *seconds as i64, end_sec),
         Window::Around { at, seconds } => {
             let p = parse_point(at)?;
-            let (s, _) = resolve(&p, end);
+            let (s, _) = resolve(&p, end, first);
             (s - *seconds as i64, s + *seconds as i64)
         }
         Window::Between { from, to } => {
             let from_b = match from {
                 Some(f) => {
                     let p = parse_point(f)?;
-                    Some((resolve(&p, end).0, p))
+                    Some((resolve(&p, end, first).0, p))
                 }
                 None => None,
             };
             let to_b = match to {
                 Some(t) => {
                     let p = parse_point(t)?;
-                    let (mut s, span) = resolve(&p, end);
+                    let (mut s, span) = resolve(&p, end, first);
                     // Two times of day: the second is the first one's or the next day's
                     // ("23:50 to 00:10"), even past the log's end ("03:00 to 03:59" in a
                     // log that ends at 03:30).
@@ -341,6 +346,7 @@ mod tests {
                 to: tp("01:00"),
             },
             &e,
+            None,
         )
         .expect("window");
         assert_eq!(show_second(a, ts::Dated::Full), "2024-05-01T23:00:00");
@@ -352,6 +358,7 @@ mod tests {
                 to: tp("01:20"),
             },
             &e,
+            None,
         )
         .expect("window");
         assert_eq!(show_second(b, ts::Dated::Full), "2024-05-02T01:20:59");
@@ -362,6 +369,7 @@ mod tests {
                 to: tp("01:00"),
             },
             &e,
+            None,
         )
         .expect("window");
         assert_eq!(show_second(b, ts::Dated::Full), "2024-05-02T00:59:59");
@@ -373,11 +381,12 @@ mod tests {
                 to: tp("03:59:59"),
             },
             &late,
+            None,
         )
         .expect("window");
         assert_eq!(show_second(a, ts::Dated::Full), "2024-05-02T03:00:00");
         assert_eq!(show_second(b, ts::Dated::Full), "2024-05-02T03:59:59");
-        let (a, b) = resolve_window(&Window::Last { seconds: 300 }, &e).expect("last");
+        let (a, b) = resolve_window(&Window::Last { seconds: 300 }, &e, None).expect("last");
         assert_eq!(b - a, 300);
         let (a, _) = resolve_window(
             &Window::Around {
@@ -385,9 +394,35 @@ mod tests {
                 seconds: 30,
             },
             &e,
+            None,
         )
         .expect("around");
         assert_eq!(show_second(a, ts::Dated::Full), "2024-05-01T10:00:00");
+    }
+
+    /// A time of day past the log's end is the day before only when the log had begun by
+    /// then: "after 14:30" of a log from 14:00 to 14:15 is after its end (nothing), "before
+    /// 14:30" all of it.
+    #[test]
+    fn a_time_of_day_is_never_moved_before_the_logs_start() {
+        let e = end("2031-07-09T14:15:00");
+        let first = end("2031-07-09T14:00:00");
+        let after = Window::Between {
+            from: tp("14:30"),
+            to: None,
+        };
+        let (a, _) = resolve_window(&after, &e, Some(&first)).expect("window");
+        assert_eq!(show_second(a, ts::Dated::Full), "2031-07-09T14:30:00");
+        let before = Window::Between {
+            from: None,
+            to: tp("14:30"),
+        };
+        let (_, b) = resolve_window(&before, &e, Some(&first)).expect("window");
+        assert_eq!(show_second(b, ts::Dated::Full), "2031-07-09T14:30:59");
+        // A log that began the day before keeps the time on that day.
+        let first = end("2031-07-08T09:00:00");
+        let (a, _) = resolve_window(&after, &e, Some(&first)).expect("window");
+        assert_eq!(show_second(a, ts::Dated::Full), "2031-07-08T14:30:00");
     }
 
     #[test]
@@ -398,7 +433,7 @@ mod tests {
                 from: tp(p),
                 to: tp(p),
             };
-            let (a, b) = resolve_window(&w, &e).expect("window");
+            let (a, b) = resolve_window(&w, &e, None).expect("window");
             (
                 show_second(a, ts::Dated::Full),
                 show_second(b, ts::Dated::Full),
@@ -434,7 +469,7 @@ mod tests {
                 from: tp(p),
                 to: tp(p),
             };
-            let (a, b) = resolve_window(&w, &e).expect("window");
+            let (a, b) = resolve_window(&w, &e, None).expect("window");
             (
                 show_second(a, ts::Dated::Full),
                 show_second(b, ts::Dated::Full),
@@ -453,6 +488,7 @@ mod tests {
                 to: tp("---09 01:00"),
             },
             &e,
+            None,
         )
         .expect("window");
         assert_eq!(show_second(a, ts::Dated::Full), "2027-03-08T23:00:00");
@@ -468,7 +504,10 @@ mod tests {
                 at: TimePoint(p.into()),
                 seconds: 0,
             };
-            show_second(resolve_window(&w, e).expect("window").0, ts::Dated::Full)
+            show_second(
+                resolve_window(&w, e, None).expect("window").0,
+                ts::Dated::Full,
+            )
         };
         let utc = end("2031-09-22T03:59:57Z");
         assert_eq!(at("09:36+08:00", &utc), "2031-09-22T01:36:00");
