@@ -66,14 +66,39 @@ pub(super) fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&st
         let ranked_by =
             source == Source::Log && !p.holds_numbers(lex, f) && beside_a_superlative(lex, p, h);
         let compound = names_the_measured(lex, p, h, source, stat);
-        if (grouped_at(lex, p, h) || ranked_by) && !bound && !ranks && !compound && out.len() < 2 {
+        // "by database and user": a field joined to a grouped one is grouped too.
+        let joined = at.last().is_some_and(|a| {
+            a.end <= h.start
+                && lex
+                    .grammar
+                    .joiners
+                    .en
+                    .iter()
+                    .chain(&lex.grammar.joiners.zh)
+                    .any(|j| *j == p.gap(a.end, h.start))
+        });
+        let asked = grouped_at(lex, p, h) || ranked_by || joined;
+        if asked && !bound && !ranks && !compound && out.len() < 2 {
             out.push(Field::new(f));
             at.push(h);
         }
     }
     counted_is_no_key(lex, p, &mut out, &at);
     events_word_is_no_key(lex, p, &mut out, &at);
+    compound_head(p, &mut out, &at);
     out
+}
+
+/// "which database user", "数据库用户": two field words side by side with nothing between
+/// them are one noun, whose last word is the field asked and the first its modifier; a
+/// grouping by both is asked with a word between ("by database and user", "per host per
+/// pid").
+fn compound_head(p: &Parsed, out: &mut Vec<Field>, at: &[&Hit]) {
+    if let ([a, b], [_, head]) = (at, out.as_slice()) {
+        if a.end <= b.start && p.gap(a.end, b.start).is_empty() {
+            *out = vec![head.clone()];
+        }
+    }
 }
 
 /// Whether the hit is a word that shows events themselves ("list", "show", "列出").

@@ -74,7 +74,7 @@ impl Planted {
         .unwrap_or_else(|e| panic!("{text:?}: {:?}: {e}", f.query))
     }
 
-    fn top_group(&self, text: &str) -> GroupRow {
+    pub(super) fn top_group(&self, text: &str) -> GroupRow {
         match self.answer(text).value {
             QueryValue::Groups { rows, .. } => rows.into_iter().next().expect("a group"),
             other => panic!("{text:?}: not groups: {other:?}"),

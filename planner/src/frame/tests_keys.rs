@@ -259,3 +259,49 @@ fn a_word_for_events_after_a_condition_is_no_second_key() {
         );
     }
 }
+
+/// A database proxy's log: errors by database and by user, the busiest pair not of the
+/// busiest user. Two field words side by side are one noun ("database user": the user);
+/// joined by "and", both are keys.
+#[test]
+fn two_keys_side_by_side_are_one_noun_and_joined_are_two() {
+    let pairs = [
+        ("shop", "admin", 9),
+        ("shop", "report", 4),
+        ("analytics", "report", 8),
+        ("analytics", "app", 3),
+    ];
+    let mut text = String::new();
+    let mut i = 0;
+    for (db, user, n) in pairs {
+        for _ in 0..n {
+            text.push_str(&format!(
+                "{{\"ts\":\"2031-04-10T02:{:02}:{:02}Z\",\"level\":\"error\",\"database\":\"{db}\",\"user\":\"{user}\",\"msg\":\"permission denied\"}}\n",
+                i / 60,
+                i % 60
+            ));
+            i += 1;
+        }
+    }
+    let p = Planted::new("pgproxy.json", &text);
+    // report has 12 errors in all, more than admin's 9 on one database.
+    let r = p.answer("which database user logged the most errors in pgproxy.json");
+    assert_eq!(r.query.group_by, vec![Field::new("user")]);
+    let top = p.top_group("which database user logged the most errors in pgproxy.json");
+    assert_eq!((top.key, top.count), (vec!["report".to_string()], 12));
+    for q in [
+        "errors by database and user in pgproxy.json",
+        "pgproxy.json 按数据库和用户统计错误",
+    ] {
+        let r = p.answer(q);
+        let both = vec![Field::new("database"), Field::new("user")];
+        assert_eq!(r.query.group_by, both, "{q}");
+        let QueryValue::Groups { rows, .. } = r.value else {
+            panic!("{q}: not groups")
+        };
+        assert_eq!(
+            (rows[0].key.join("/"), rows[0].count),
+            ("shop/admin".into(), 9)
+        );
+    }
+}
