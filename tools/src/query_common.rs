@@ -33,6 +33,7 @@ pub fn run_soft<E>(
     let first = with_soft(args, &mut run)?;
     let r = or_else(args, first, &mut run)?;
     let r = retry::with_namesake(r, &mut run)?;
+    let r = retry::without_empty_definition(r, &mut run)?;
     retry::per_event(&args.query, r, &mut run)
 }
 

@@ -1,6 +1,7 @@
 //! Fields a question defines from the events' text, for what a log writes inside its lines
 //! but has no field for: "TKT ids" (the tokens that start with `TKT` and hold a digit), "the
-//! part after secret/teams/" / "secret/teams/ 后面那段" (what follows the literal). Each
+//! part after secret/teams/" / "secret/teams/ 后面那段" (what follows the literal), "which
+//! replica" (the value the lines write after the noun). Each
 //! becomes a column of the question (named by the noun a grouping word asks for, "which
 //! role", else by the literal) and a `Query::extract` the engine cuts out of every event.
 //! The words are data (`grammar.toml` `[defined]`).
@@ -93,7 +94,8 @@ pub fn add(
 pub fn defined_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
     let mut out = id_fields(lex, q);
     out.extend(mail_domain(lex, q));
-    for d in after_fields(lex, q) {
+    let after = after_fields(lex, q);
+    for d in after.into_iter().chain(noun_fields(lex, q)) {
         let overlaps = |o: &Defined| {
             o.spans
                 .iter()
@@ -442,4 +444,86 @@ fn mail_domain(lex: &Lexicon, q: &Question<'_>) -> Option<Defined> {
         },
         spans: kept,
     })
+}
+
+/// "which replica lost its connection most", "哪个 shard": a word asking which one before a
+/// noun the log has no field for, which its lines write before a value ("Connection with
+/// replica 10.0.0.8:6379 lost"): the value after the noun is a field the question defines.
+/// The nouns after a grouping word that no cue, column or file name covers, each defined
+/// as the token its events write right after it.
+fn noun_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
+    let stop = &lex.grammar.stop.en;
+    let mut out: Vec<Defined> = Vec::new();
+    // "the longest query … and which table": a value of the extreme event is asked, no
+    // grouping.
+    let extreme = q.hits.iter().any(|h| {
+        matches!(h.cue, Cue::Measure(i) if matches!(lex.measures[i].measure,
+            Measure::Max | Measure::Min))
+    });
+    if extreme {
+        return out;
+    }
+    // Only a word that asks which one ("which", "哪个"): a ranking or grouping word before
+    // a noun ("the most data", "per irrigation cycle") says what is counted as often.
+    let asks = |h: &&crate::lexicon::Hit| {
+        h.cue == Cue::Group
+            && lex
+                .grammar
+                .asks
+                .all()
+                .filter(|w| !matches!(*w, "who" | "whose" | "谁"))
+                .any(|w| q.lower.get(h.start..h.end) == Some(w))
+    };
+    for h in q.hits.iter().filter(asks) {
+        let Some(l) = q
+            .lits
+            .iter()
+            .find(|l| l.start > h.end && q.text[h.end..l.start].trim().is_empty())
+        else {
+            continue;
+        };
+        let Lit::Word(w) = &l.lit else { continue };
+        let noun = w.to_ascii_lowercase();
+        let name = noun
+            .strip_suffix('s')
+            .filter(|n| n.len() >= 3)
+            .unwrap_or(&noun);
+        // A noun right before a field's word modifies it ("client addr"); one a column's
+        // name holds ("container" of `containerName`) is that column.
+        let modifies = q.hits.iter().any(|c| {
+            matches!(c.cue, Cue::Field(_) | Cue::Column(_))
+                && c.start >= l.end
+                && q.text[l.end..c.start].trim().is_empty()
+        });
+        let a_columns = q
+            .columns
+            .iter()
+            .any(|c| c.name.to_ascii_lowercase().contains(name));
+        let plausible = !modifies
+            && !a_columns
+            && name.len() >= 3
+            && name.bytes().all(|b| b.is_ascii_lowercase())
+            && !stop.iter().any(|s| s.eq_ignore_ascii_case(&noun))
+            && !q.is_column(name)
+            && !q.is_column(&noun)
+            && !q.cued(l.start, l.end)
+            && !q.in_file_name(l.start, l.end);
+        if !plausible || out.iter().any(|d| d.extract.name == name) {
+            continue;
+        }
+        // The token after the noun (after a space, `:`, `=` or `#`, and an opening quote
+        // or bracket), without the sentence's full stop.
+        let regex = format!(
+            r#"(?i)\b{}s?[\s:=#]+["'\[(]?([^\s,;"'\])]*[^\s,;"'\]).])"#,
+            regex::escape(name)
+        );
+        out.push(Defined {
+            extract: Extract {
+                name: name.to_string(),
+                regex,
+            },
+            spans: vec![(l.start, l.end)],
+        });
+    }
+    out
 }

@@ -126,3 +126,43 @@ fn a_follow_up_on_a_defined_field_keeps_its_definition() {
         "{f}"
     );
 }
+
+/// "which replica lost its connection most": a noun asked with "which" that the log has no
+/// field for is the value its lines write after it; the count per replica is planted.
+#[test]
+fn a_noun_asked_which_is_the_value_written_after_it() {
+    let replicas = [
+        "10.0.0.7:6379",
+        "10.0.0.8:6379",
+        "10.0.0.8:6379",
+        "10.0.0.9:6379",
+    ];
+    let mut text = String::new();
+    for i in 0..40 {
+        let line = if i % 3 == 0 {
+            format!("# Connection with replica {} lost.", replicas[i % 4])
+        } else {
+            "* 100 changes in 300 seconds. Saving...".to_string()
+        };
+        text.push_str(&format!("4242:M 10 Apr 2031 02:00:{i:02}.000 {line}\n"));
+    }
+    let p = super::tests_answers::Planted::new("redis.log", &text);
+    for q in [
+        "which replica lost its connection most often in redis.log",
+        "redis.log 里哪个 replica 断开最多",
+    ] {
+        let top = p.top_group(q);
+        let planted = text.matches("replica 10.0.0.8:6379 lost").count() as u64;
+        assert_eq!(
+            (top.key, top.count),
+            (vec!["10.0.0.8:6379".to_string()], planted),
+            "{q}"
+        );
+    }
+    // A noun before a field's word modifies it; a value of the extreme event asks no
+    // grouping.
+    let f = frame("which client addr got dropped the most in app.log");
+    assert!(!extract_names(&f).contains(&"client".to_string()), "{f}");
+    let f = frame("the longest request in app.log, and which table?");
+    assert!(extract_names(&f).is_empty(), "{f}");
+}

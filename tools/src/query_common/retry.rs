@@ -134,6 +134,51 @@ pub(super) fn with_namesake<E>(
     })
 }
 
+/// "which truck has the most gps jumps" of a log that writes no value after "truck": a
+/// grouping by a field the question defined from the events' text (`Query::extract`) that
+/// no counted event holds is the figure without that grouping, with a note saying so.
+pub(super) fn without_empty_definition<E>(
+    first: QueryResult,
+    run: &mut impl FnMut(&Query) -> Result<QueryResult, E>,
+) -> Result<QueryResult, E> {
+    let q = &first.query;
+    let QueryValue::Groups { groups: 0, .. } = first.value else {
+        return Ok(first);
+    };
+    let grouped = |name: &str| q.group_by.iter().any(|g| g.as_str() == name);
+    let defined: Vec<String> = q
+        .extract
+        .iter()
+        .map(|e| e.name.clone())
+        .filter(|n| grouped(n))
+        .collect();
+    if defined.is_empty() {
+        return Ok(first);
+    }
+    let kept = |name: &str| !defined.iter().any(|d| d == name);
+    let again = Query {
+        group_by: q
+            .group_by
+            .iter()
+            .filter(|g| kept(g.as_str()))
+            .cloned()
+            .collect(),
+        extract: q
+            .extract
+            .iter()
+            .filter(|e| kept(&e.name))
+            .cloned()
+            .collect(),
+        ..q.clone()
+    };
+    let mut r = with_notes_of(&first, run(&again)?);
+    let names = defined.join(", ");
+    r.notes.push(format!(
+        "没有事件在 {names} 后面写出值，未按它分组 / no event writes a value after \"{names}\": not grouped by it"
+    ));
+    Ok(r)
+}
+
 /// A second reading keeps what the first one's notes said (a condition left out, a field
 /// read instead), before its own.
 fn with_notes_of(first: &QueryResult, mut again: QueryResult) -> QueryResult {
@@ -186,6 +231,50 @@ pub(super) fn per_event<E>(
          figure is over all the events"
     ));
     Ok(r)
+}
+
+#[cfg(test)]
+mod tests_definition {
+    use llmops_common::query::{Extract, Field, Query, QueryArgs, QueryValue};
+
+    use super::super::tests::run_named;
+
+    /// A grouping by a defined field that no event holds is the count without it; one that
+    /// some events hold stays a grouping.
+    #[test]
+    fn a_grouping_no_event_holds_is_dropped_with_a_note() {
+        let mut log = String::new();
+        for i in 0..12 {
+            log.push_str(&format!(
+                "2031-01-01 01:00:{i:02} WARN fleet: gps jump vehicle=TRK-{} replica {}\n",
+                i % 3,
+                10 + i % 2
+            ));
+        }
+        let by = |name: &str| QueryArgs {
+            query: Query {
+                group_by: vec![Field::new(name)],
+                extract: vec![Extract {
+                    name: name.into(),
+                    regex: format!(r"(?i)\b{name}s?[\s:=#]+(\S+)"),
+                }],
+                ..Query::default()
+            },
+            ..QueryArgs::default()
+        };
+        let r = run_named("fleet.log", &log, &by("truck"));
+        assert!(
+            matches!(r.value, QueryValue::Count { count: 12 }),
+            "{:?}",
+            r.value
+        );
+        assert!(r.notes.iter().any(|n| n.contains("truck")), "{:?}", r.notes);
+        let r = run_named("fleet.log", &log, &by("replica"));
+        let QueryValue::Groups { groups, .. } = r.value else {
+            panic!("not groups: {:?}", r.value)
+        };
+        assert_eq!(groups, 2);
+    }
 }
 
 #[cfg(test)]
