@@ -190,11 +190,6 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     if timeline {
         timeline_conditions(lex, p, &mut q, &mut soft);
     }
-    // A field defined from a log's text is no column of a system table.
-    if q.source != Source::Log {
-        q.group_by
-            .retain(|g| !p.defined.iter().any(|d| d.name == g.as_str()));
-    }
     q.extract = used_definitions(p, &q, &soft);
     let mut or_else = super::level_phrase::of_query(lex, p, &q);
     if or_else.is_empty() {

@@ -166,3 +166,24 @@ fn a_noun_asked_which_is_the_value_written_after_it() {
     let f = frame("the longest request in app.log, and which table?");
     assert!(extract_names(&f).is_empty(), "{f}");
 }
+
+/// A system table has no text to cut a field from: a noun asked "which" of it is no key.
+#[test]
+fn a_noun_asked_of_a_system_table_is_no_key() {
+    use llmops_common::query::Source;
+    let text = "which job has the most threads";
+    let ctx = super::FrameCtx::of_uploads(&[]);
+    let p = super::parsed::Parsed::new(text, &ctx);
+    assert!(
+        p.defined.iter().any(|d| d.name == "job"),
+        "read as a log's field"
+    );
+    let lex = crate::lexicon::lexicon();
+    let f = super::build::frame_of(lex, &p, Source::Processes, Vec::new());
+    assert!(
+        f.query.group_by.iter().all(|g| g.as_str() != "job"),
+        "{:?}",
+        f.query
+    );
+    assert!(f.query.extract.is_empty(), "{:?}", f.query);
+}
