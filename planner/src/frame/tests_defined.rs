@@ -167,23 +167,21 @@ fn a_noun_asked_which_is_the_value_written_after_it() {
     assert!(extract_names(&f).is_empty(), "{f}");
 }
 
-/// A system table has no text to cut a field from: a noun asked "which" of it is no key.
+/// A noun is cut from a log's text only with a log in view and no system table named:
+/// a process has no text ("which job has the most threads" of this machine, "which job
+/// holds the most sockets").
 #[test]
-fn a_noun_asked_of_a_system_table_is_no_key() {
-    use llmops_common::query::Source;
-    let text = "which job has the most threads";
-    let ctx = super::FrameCtx::of_uploads(&[]);
-    let p = super::parsed::Parsed::new(text, &ctx);
-    assert!(
-        p.defined.iter().any(|d| d.name == "job"),
-        "read as a log's field"
+fn a_noun_is_cut_only_from_a_log_in_view() {
+    let none = super::FrameCtx::of_uploads(&[]);
+    let p = super::parsed::Parsed::new("which job has the most threads", &none);
+    assert!(p.defined.is_empty(), "{:?}", p.defined);
+    let ups = super::tests_answers::Planted::new(
+        "jobs.log",
+        "2031-01-01 01:00:00 INFO job nightly-7 started\n",
     );
-    let lex = crate::lexicon::lexicon();
-    let f = super::build::frame_of(lex, &p, Source::Processes, Vec::new());
-    assert!(
-        f.query.group_by.iter().all(|g| g.as_str() != "job"),
-        "{:?}",
-        f.query
-    );
-    assert!(f.query.extract.is_empty(), "{:?}", f.query);
+    let ctx = super::FrameCtx::of_uploads(ups.uploads());
+    let p = super::parsed::Parsed::new("which job holds the most sockets", &ctx);
+    assert!(p.defined.is_empty(), "{:?}", p.defined);
+    let p = super::parsed::Parsed::new("which job failed the most", &ctx);
+    assert!(p.defined.iter().any(|d| d.name == "job"), "{:?}", p.defined);
 }
