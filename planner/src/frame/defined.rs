@@ -460,12 +460,10 @@ fn noun_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
         matches!(h.cue, Cue::Measure(i) if matches!(lex.measures[i].measure,
             Measure::Max | Measure::Min))
     });
-    // Only of a log in view (its columns read), and not of a question that names a system
-    // table ("which job holds the most sockets"): a process has no text to cut it from.
-    let system = q.hits.iter().any(|h| {
-        matches!(h.cue, Cue::Source(i) if lex.sources[i].source != llmops_common::query::Source::Log)
-    });
-    if extreme || system || q.columns.is_empty() {
+    // Only of a log in view (its columns read): with none, the question is about the
+    // machine, whose tables have no text to cut a field from. A word for a system table
+    // does not forbid it: a log has its services and jobs too ("which service").
+    if extreme || q.columns.is_empty() {
         return out;
     }
     // Only a word that asks which one ("which", "哪个"): a ranking or grouping word before
