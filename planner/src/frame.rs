@@ -196,6 +196,11 @@ impl<'a> FrameCtx<'a> {
     }
 }
 
+/// Whether a field is the events' own text: the message, or its template (its kind).
+pub(crate) fn is_event_text(field: &str) -> bool {
+    matches!(field, "message" | "template")
+}
+
 /// Whether an upload holds events rather than settings or prose.
 pub fn is_log_upload(u: &UploadRef) -> bool {
     // Read by content when the server looked: events are lines with times.

@@ -93,12 +93,7 @@ fn countable(lex: &Lexicon, p: &Parsed, h: &Hit, f: &str) -> bool {
         .chain(&follow.refer_zh)
         .chain(&follow.before_a_field)
         .any(|d| crate::text::ends_with_word(before, d));
-    !text_like
-        && !events
-        && !bound
-        && !pointed
-        && !p.is_numeric(lex, f)
-        && !matches!(f, "message" | "template")
+    !text_like && !events && !bound && !pointed && !p.is_numeric(lex, f) && !super::is_event_text(f)
 }
 
 /// Whether no other content word follows the field's name at once ("upstream errors": the

@@ -98,9 +98,7 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
 /// Whether `item` is a kind of event (a message template) and the new conditions swap one
 /// of the last query's for another on the same subject.
 fn kind_swapped(item: &[(String, String)], last: &Query, new: &Query) -> bool {
-    let kind = item
-        .iter()
-        .any(|(f, _)| matches!(f.as_str(), "template" | "message"));
+    let kind = item.iter().any(|(f, _)| super::is_event_text(f));
     kind && new.filters.iter().any(|f| {
         last.filters
             .iter()

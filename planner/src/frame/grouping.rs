@@ -67,16 +67,9 @@ pub(super) fn groups(lex: &Lexicon, p: &Parsed, source: Source, stat: Option<&st
             source == Source::Log && !p.holds_numbers(lex, f) && beside_a_superlative(lex, p, h);
         let compound = names_the_measured(lex, p, h, source, stat);
         // "by database and user": a field joined to a grouped one is grouped too.
-        let joined = at.last().is_some_and(|a| {
-            a.end <= h.start
-                && lex
-                    .grammar
-                    .joiners
-                    .en
-                    .iter()
-                    .chain(&lex.grammar.joiners.zh)
-                    .any(|j| *j == p.gap(a.end, h.start))
-        });
+        let joined = at
+            .last()
+            .is_some_and(|a| p.list_word_between(a.end, h.start));
         let asked = grouped_at(lex, p, h) || ranked_by || joined;
         if asked && !bound && !ranks && !compound && out.len() < 2 {
             out.push(Field::new(f));

@@ -255,7 +255,7 @@ impl Parsed {
     /// when its fields are unknown). "仓库" reads as a database only in a log with one.
     pub fn log_has(&self, field: &str) -> bool {
         self.columns.is_empty()
-            || matches!(field, "message" | "template")
+            || super::is_event_text(field)
             || super::value_words::column_for(&self.columns, field).is_some()
     }
 
@@ -393,13 +393,17 @@ impl Parsed {
         })
     }
 
+    /// Whether only a list's word (`[joiners]`: "and", "或", "、") stands between `a` and `b`.
+    pub(super) fn list_word_between(&self, a: usize, b: usize) -> bool {
+        let joiners = &crate::lexicon::lexicon().grammar.joiners;
+        a <= b && joiners.all().any(|j| j == self.gap(a, b))
+    }
+
     /// The condition (a literal or a filter's cue) of the same kind joined to `item` by a
     /// list's word ("and", "或", "、"): the one ending before it (`before`), else the one
     /// starting after it. "404 或 5xx" are one list; "from 10.0.0.3 and 404s" are not.
     pub(super) fn joined_item(&self, item: (usize, usize), before: bool) -> Option<(usize, usize)> {
-        let lex = crate::lexicon::lexicon();
-        let joined =
-            |a: usize, b: usize| a <= b && lex.grammar.joiners.all().any(|j| j == self.gap(a, b));
+        let joined = |a: usize, b: usize| self.list_word_between(a, b);
         let kind = self.item_kind(item)?;
         let spans = self.lits.iter().map(|l| (l.start, l.end)).chain(
             self.hits
