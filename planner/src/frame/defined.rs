@@ -446,11 +446,10 @@ fn mail_domain(lex: &Lexicon, q: &Question<'_>) -> Option<Defined> {
     })
 }
 
-/// "which replica lost its connection most", "哪个 shard": a word asking which one before a
-/// noun the log has no field for, which its lines write before a value ("Connection with
-/// replica 10.0.0.8:6379 lost"): the value after the noun is a field the question defines.
-/// The nouns after a grouping word that no cue, column or file name covers, each defined
-/// as the token its events write right after it.
+/// "which replica lost its connection most", "哪个 shard": a noun after a word asking which
+/// one (`[defined] which`) that no cue, column or file name covers, which a log's lines
+/// write before a value ("Connection with replica 10.0.0.8:6379 lost"): that value is a
+/// field the question defines.
 fn noun_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
     let stop = &lex.grammar.stop.en;
     let mut out: Vec<Defined> = Vec::new();
@@ -468,14 +467,9 @@ fn noun_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
     }
     // Only a word that asks which one ("which", "哪个"): a ranking or grouping word before
     // a noun ("the most data", "per irrigation cycle") says what is counted as often.
+    let which = &lex.grammar.defined.which;
     let asks = |h: &&crate::lexicon::Hit| {
-        h.cue == Cue::Group
-            && lex
-                .grammar
-                .asks
-                .all()
-                .filter(|w| !matches!(*w, "who" | "whose" | "谁"))
-                .any(|w| q.lower.get(h.start..h.end) == Some(w))
+        h.cue == Cue::Group && which.all().any(|w| q.lower.get(h.start..h.end) == Some(w))
     };
     for h in q.hits.iter().filter(asks) {
         let Some(l) = q
@@ -487,10 +481,7 @@ fn noun_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
         };
         let Lit::Word(w) = &l.lit else { continue };
         let noun = w.to_ascii_lowercase();
-        let name = noun
-            .strip_suffix('s')
-            .filter(|n| n.len() >= 3)
-            .unwrap_or(&noun);
+        let name = singular(&noun);
         // A noun right before a field's word modifies it ("client addr"); one a column's
         // name holds ("container" of `containerName`) is that column.
         let modifies = q.hits.iter().any(|c| {
@@ -517,7 +508,7 @@ fn noun_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
         // The token after the noun (after a space, `:`, `=` or `#`, and an opening quote
         // or bracket), without the sentence's full stop.
         let regex = format!(
-            r#"(?i)\b{}s?[\s:=#]+["'\[(]?([^\s,;"'\])]*[^\s,;"'\]).])"#,
+            r#"(?i)\b{}(?:e?s)?[\s:=#]+["'\[(]?([^\s,;"'\])]*[^\s,;"'\]).])"#,
             regex::escape(name)
         );
         out.push(Defined {
@@ -529,4 +520,15 @@ fn noun_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
         });
     }
     out
+}
+
+/// A plural noun's singular: "boxes" is "box", "replicas" "replica"; "bus" and "class" stay.
+fn singular(noun: &str) -> &str {
+    let es = ["sses", "xes", "ches", "shes"]
+        .iter()
+        .any(|e| noun.ends_with(e));
+    match noun.strip_suffix(if es { "es" } else { "s" }) {
+        Some(n) if n.len() >= 3 && (es || !n.ends_with(['s', 'u', 'i'])) => n,
+        _ => noun,
+    }
 }

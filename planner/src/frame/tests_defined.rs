@@ -181,4 +181,20 @@ fn a_noun_is_cut_only_from_a_log_in_view() {
     let ctx = super::FrameCtx::of_uploads(ups.uploads());
     let p = super::parsed::Parsed::new("which job failed the most", &ctx);
     assert!(p.defined.iter().any(|d| d.name == "job"), "{:?}", p.defined);
+    // A plural loses its `s` or `es`; a word that ends in one keeps it.
+    for (q, name) in [
+        ("which boxes failed the most", "box"),
+        ("which bus failed the most", "bus"),
+        ("which replicas failed the most", "replica"),
+    ] {
+        let p = super::parsed::Parsed::new(q, &ctx);
+        assert!(
+            p.defined.iter().any(|d| d.name == name),
+            "{q}: {:?}",
+            p.defined
+        );
+    }
+    // Asked who, it is a person, never a value after a noun.
+    let p = super::parsed::Parsed::new("whose job failed the most", &ctx);
+    assert!(p.defined.is_empty(), "{:?}", p.defined);
 }

@@ -408,6 +408,10 @@ pub struct DefinedWords {
     /// Nouns after a prefix ("TKT ids", "TKT 编号").
     #[serde(default)]
     pub id: Words,
+    /// Words asking which thing, before a noun the lines write a value after ("which
+    /// replica", "哪个 shard"); not the ones asking who.
+    #[serde(default)]
+    pub which: Words,
     /// English words before the literal ("after", "following").
     #[serde(default)]
     pub after_en: Vec<String>,
