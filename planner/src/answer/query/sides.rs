@@ -14,6 +14,7 @@ pub fn side_by_side(results: &[&QueryResult], lang: Lang) -> Option<String> {
         return None;
     }
     let mut parts = Vec::new();
+    let mut field = None;
     for r in results {
         let q = &r.query;
         let same_shape = q.files == first.query.files
@@ -27,9 +28,14 @@ pub fn side_by_side(results: &[&QueryResult], lang: Lang) -> Option<String> {
             .iter()
             .filter(|f| results.iter().any(|o| !o.query.filters.contains(f)))
             .collect();
+        // Values of one field ("4xx" and "5xx" of `status`), not two conditions of two
+        // questions in one message ("failures" and "5xx").
         let [side] = own.as_slice() else {
             return None;
         };
+        if !same_shape || side.field.is_none() || *field.get_or_insert(&side.field) != &side.field {
+            return None;
+        }
         let figure = match &r.value {
             QueryValue::Count { count } | QueryValue::Distinct { count } => count.to_string(),
             QueryValue::Stat {
@@ -40,9 +46,6 @@ pub fn side_by_side(results: &[&QueryResult], lang: Lang) -> Option<String> {
             QueryValue::Stat { value: None, .. } => "—".to_string(),
             _ => return None,
         };
-        if !same_shape {
-            return None;
-        }
         parts.push(format!("{} **{figure}**", label(side)));
     }
     let counted = matches!(first.value, QueryValue::Count { .. });
@@ -65,5 +68,52 @@ fn label(f: &Filter) -> String {
         (FilterOp::Class, Scalar::Number(d)) => format!("{d}xx"),
         (FilterOp::Eq, v) => v.to_string(),
         (op, v) => format!("{op:?} {v}").to_lowercase(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use llmops_common::query::{Field, Filter, FilterOp, Query, QueryResult, QueryValue, Scalar};
+
+    use super::side_by_side;
+    use crate::text::Lang;
+
+    fn counted(filter: Filter, count: u64) -> QueryResult {
+        QueryResult {
+            query: Query {
+                filters: vec![filter],
+                ..Query::default()
+            },
+            described_zh: String::new(),
+            described_en: String::new(),
+            sources: Vec::new(),
+            resolved: Vec::new(),
+            matched: count,
+            matched_per_file: Vec::new(),
+            value: QueryValue::Count { count },
+            pipeline: None,
+            notes: Vec::new(),
+            share_base: None,
+        }
+    }
+
+    fn class(d: f64) -> Filter {
+        Filter::new(
+            Some(Field::new("status")),
+            FilterOp::Class,
+            Scalar::Number(d),
+        )
+    }
+
+    /// Values of one field are set side by side; two questions' conditions on different
+    /// things are not.
+    #[test]
+    fn only_values_of_one_field_are_set_side_by_side() {
+        let (a, b) = (counted(class(4.0), 90), counted(class(5.0), 250));
+        let line = side_by_side(&[&a, &b], Lang::En);
+        assert_eq!(line.as_deref(), Some("4xx **90** · 5xx **250**"));
+        let failures = Filter::new(None, FilterOp::Tag, Scalar::Text("failure".into()));
+        let c = counted(failures, 250);
+        assert_eq!(side_by_side(&[&c, &b], Lang::En), None);
     }
 }

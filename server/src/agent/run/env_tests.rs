@@ -240,9 +240,10 @@ fn services_log() -> String {
                 "info"
             };
             log.push_str(&format!(
-                "{{\"ts\":\"2031-02-01T04:{:02}:{:02}Z\",\"level\":\"{level}\",\"service\":\"{service}\",\"msg\":\"call {i}\"}}\n",
+                "{{\"ts\":\"2031-02-01T04:{:02}:{:02}Z\",\"level\":\"{level}\",\"service\":\"{service}\",\"latency_ms\":{},\"msg\":\"call {i}\"}}\n",
                 i / 60,
-                i % 60
+                i % 60,
+                latency(i)
             ));
             i += 1;
         }
@@ -255,6 +256,11 @@ fn services_log() -> String {
         assert_eq!((planted, n >= errors), (errors as usize, true), "{service}");
     }
     log
+}
+
+/// The planted latency of the i-th event, in ms.
+fn latency(i: usize) -> u32 {
+    (i as u32 * 37) % 900 + 20
 }
 
 /// "12.3%" as the answer writes a share (one decimal from 10% up, two below).
@@ -331,6 +337,20 @@ async fn values_asked_side_by_side_are_counted_each() {
     let (out, _) = ask(&f, "how many info vs error events in api.json").await;
     let want = format!("INFO **{}** · ERROR **{errors}**", events - errors);
     assert!(out.answer.starts_with(&want), "{}", out.answer);
+    // A statistic side by side: each level's mean latency, as planted.
+    let mean = |level: &str| {
+        let ms: Vec<f64> = services_log()
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.contains(&format!("\"level\":\"{level}\"")))
+            .map(|(i, _)| f64::from(latency(i)))
+            .collect();
+        let m = ms.iter().sum::<f64>() / ms.len() as f64;
+        llmops_planner::answer::query::with_unit(m, llmops_common::query::Unit::Ms)
+    };
+    let (out, _) = ask(&f, "average latency_ms of error vs info in api.json").await;
+    let want = format!("ERROR **{}** · INFO **{}**", mean("error"), mean("info"));
+    assert!(out.answer.starts_with(&want), "{want}\n{}", out.answer);
     // Without a word setting them side by side, the two values are one count of either.
     let (out, _) = ask(&f, "how many error or info lines in api.json").await;
     assert!(
