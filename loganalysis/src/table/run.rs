@@ -121,34 +121,14 @@ struct Resolution {
     first: Option<Ts>,
 }
 
-/// Each file's newest event, as written (a syslog's without its year).
-fn newest_times(
-    opened: &[Opened],
-    q: &Query,
-    cancel: &AtomicBool,
-) -> Result<Vec<Option<Ts>>, QueryError> {
-    edge_times(opened, q, cancel, super::scan::newest_time)
-}
-
-/// The oldest event's time of each file (from its first MiB).
-fn oldest_times(
-    opened: &[Opened],
-    q: &Query,
-    cancel: &AtomicBool,
-) -> Result<Vec<Option<Ts>>, QueryError> {
-    edge_times(opened, q, cancel, super::scan::oldest_time)
-}
-
-type EdgeTime =
-    fn(&std::path::Path, u64, &ScanJob<'_>, &AtomicBool) -> Result<Option<Ts>, QueryError>;
-
-/// One time of each file (its newest or oldest event's), read by `read`.
+/// Each file's newest event, as written (a syslog's without its year), and its oldest
+/// when `oldest` is asked.
 fn edge_times(
     opened: &[Opened],
     q: &Query,
     cancel: &AtomicBool,
-    read: EdgeTime,
-) -> Result<Vec<Option<Ts>>, QueryError> {
+    oldest: bool,
+) -> Result<Vec<super::scan::Edges>, QueryError> {
     let mut out = Vec::with_capacity(opened.len());
     for (i, o) in opened.iter().enumerate() {
         let job = ScanJob {
@@ -160,7 +140,13 @@ fn edge_times(
             make_acc: &empty_acc,
             newest_day: None,
         };
-        out.push(read(&o.file.path, o.end, &job, cancel)?);
+        out.push(super::scan::edge_times(
+            &o.file.path,
+            o.end,
+            &job,
+            cancel,
+            oldest,
+        )?);
     }
     Ok(out)
 }
@@ -436,19 +422,15 @@ pub fn run_query_with(
     cancel: &AtomicBool,
 ) -> Result<QueryResult, QueryError> {
     let mut opened = open_checked(reg, files, q, opts)?;
-    let newest = if opened.len() > 1 || q.window.is_some() {
-        newest_times(&opened, q, cancel)?
+    let edges = if opened.len() > 1 || q.window.is_some() {
+        edge_times(&opened, q, cancel, q.window.is_some())?
     } else {
         Vec::new()
     };
+    let (newest, oldest): (Vec<Option<Ts>>, Vec<Option<Ts>>) = edges.into_iter().unzip();
     if opened.len() > 1 {
         place_yearless(&mut opened, &newest);
     }
-    let oldest = if q.window.is_some() {
-        oldest_times(&opened, q, cancel)?
-    } else {
-        Vec::new()
-    };
     let (window, end, first) = match window_secs(&opened, (&newest, &oldest), q)? {
         Some(r) => (r.window, Some(r.end), r.first),
         None => (None, None, None),

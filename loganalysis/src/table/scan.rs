@@ -519,30 +519,30 @@ fn merge_parts(outs: Vec<Result<PartOut, QueryError>>) -> Result<PartOut, QueryE
                         t.max_time = Some(m);
                     }
                 }
+                if let Some(m) = o.min_time {
+                    if t.min_time.is_none_or(|x| m.key < x.key) {
+                        t.min_time = Some(m);
+                    }
+                }
             }
         }
     }
     total.ok_or(QueryError::Cancelled)
 }
 
-/// The oldest event's time among the file's first MiB (a log is written in time order):
-/// `None` when that part has no time.
-pub fn oldest_time(
-    path: &Path,
-    end: u64,
-    job: &ScanJob<'_>,
-    cancel: &AtomicBool,
-) -> Result<Option<Ts>, QueryError> {
-    Ok(scan_part(path, 0, end.min(CHUNK as u64), job, cancel)?.min_time)
-}
+/// A file's newest event's time and its oldest's (when read).
+pub type Edges = (Option<Ts>, Option<Ts>);
 
-/// The newest event's time: from the last MiB when it has one, else the whole file.
-pub fn newest_time(
+/// The newest event's time (from the last MiB when it has one, else the whole file) and,
+/// when `oldest` is asked, the oldest event's (from the part already read when that was the
+/// whole file, else the first MiB: a log is written in time order).
+pub fn edge_times(
     path: &Path,
     end: u64,
     job: &ScanJob<'_>,
     cancel: &AtomicBool,
-) -> Result<Option<Ts>, QueryError> {
+    oldest: bool,
+) -> Result<Edges, QueryError> {
     // A part of a file whose header names its columns is read from the start.
     let from = if end > CHUNK as u64 && !job.fmt.is_stateful() {
         let mut f = File::open(path).map_err(|e| QueryError::io(path, &e))?;
@@ -550,9 +550,16 @@ pub fn newest_time(
     } else {
         0
     };
-    let tail = scan_part(path, from, end, job, cancel)?;
-    if tail.max_time.is_some() || from == 0 {
-        return Ok(tail.max_time);
+    let mut read = scan_part(path, from, end, job, cancel)?;
+    let mut whole = from == 0;
+    if read.max_time.is_none() && !whole {
+        read = scan_file(path, end, (1, u64::MAX), job, cancel)?;
+        whole = true;
     }
-    Ok(scan_file(path, end, (1, u64::MAX), job, cancel)?.max_time)
+    let first = match (oldest, whole) {
+        (false, _) => None,
+        (true, true) => read.min_time,
+        (true, false) => scan_part(path, 0, end.min(CHUNK as u64), job, cancel)?.min_time,
+    };
+    Ok((read.max_time, first))
 }

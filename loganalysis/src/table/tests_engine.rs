@@ -714,3 +714,35 @@ fn a_window_past_a_one_day_logs_end_holds_nothing_after_and_all_before() {
     let quiet = inside.notes.iter().all(|n| !n.contains("outside"));
     assert!(quiet, "{:?}", inside.notes);
 }
+
+/// The same over a log past a MiB, whose first event is read from its head apart from its
+/// tail: nothing after 14:30, and the note gives the log's first time.
+#[test]
+fn a_large_logs_first_event_is_read_from_its_head() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pad = "x".repeat(180);
+    let mut log = String::new();
+    for i in 0..9000 {
+        log.push_str(&format!(
+            "2031-07-09 14:{:02}:{:02}.000 INFO [main] c.x.Api - served {i} {pad}\n",
+            i / 600,
+            (i / 10) % 60
+        ));
+    }
+    assert!(log.len() > 2 << 20, "past the MiB read from the tail");
+    std::fs::write(dir.path().join("big.log"), &log).expect("write");
+    let q = Query {
+        window: Some(llmops_common::query::Window::Between {
+            from: Some(llmops_common::query::TimePoint("14:30".into())),
+            to: None,
+        }),
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["big.log"], &q, &QueryOptions::default()).expect("query");
+    assert_eq!(r.matched, 0);
+    let said = r
+        .notes
+        .iter()
+        .any(|n| n.contains("from 2031-07-09T14:00:00 to"));
+    assert!(said, "{:?}", r.notes);
+}
