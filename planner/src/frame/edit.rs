@@ -44,15 +44,14 @@ pub fn follow_up(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Option<Frame> {
     // The item the last query already asks about ("the second one" a turn ago) is the one
     // "its" means, else the top one.
     let current = last.item_asked(&last.query);
-    let item = picked.or(if a.refers || a.count_of_top {
-        current.or(last.top())
-    } else {
-        None
-    });
     // "how many WARN lines does it have" after the most common error: a kind of event
-    // belongs to the condition it was listed under, so a question that swaps that
-    // condition asks "it" of the log.
-    let item = item.filter(|it| picked.is_some() || !kind_swapped(it, &last.query, &new.query));
+    // belongs to the condition it was listed under; a question that swaps that condition
+    // asks "it" of the log.
+    let referred = (a.refers || a.count_of_top).then(|| current.or(last.top()));
+    let referred = referred
+        .flatten()
+        .filter(|it| !kind_swapped(it, &last.query, &new.query));
+    let item = picked.or(referred);
     if !(a.own_content
         || a.field_of_it
         || picked.is_some()

@@ -51,33 +51,7 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
     let &(start, end, _) = runs.iter().max_by_key(|&&(s, _, n)| (n, s))?;
     let first = words.iter().find(|w| w.start == start)?;
     let phrase = p.lower.get(first.start..end)?.trim().to_string();
-    const LINKS: [&str; 6] = ["", "的", "'s", "of", "for", "from"];
-    // A ranking word before them in English, after them in Chinese, says they are what
-    // is counted ("the most cache evictions", "cache eviction 最多的 4 个 shard"), not a verb
-    // ("which endpoint throws the most 5xx").
-    let rank = &lex.grammar.rank;
-    let ranks = |h: &crate::lexicon::Hit, before: bool| {
-        p.lower.get(h.start..h.end).is_some_and(|w| {
-            let words = if before { &rank.en } else { &rank.zh };
-            words.iter().any(|r| r == w)
-        })
-    };
-    let qualifies = p.hits.iter().any(|h| {
-        let (gap, before) = if h.start >= end {
-            (p.gap(end, h.start), false)
-        } else if h.end <= first.start {
-            (p.gap(h.end, first.start), true)
-        } else {
-            return false;
-        };
-        (matches!(h.cue, Cue::Filter(_)) || ranks(h, before)) && LINKS.contains(&gap)
-    });
-    // An identifier ("u011", "tx42") names one thing whatever else is asked: no filler.
-    let id_like = |w: &str| {
-        w.chars().any(|c| c.is_ascii_digit()) && w.chars().any(|c| c.is_ascii_alphabetic())
-    };
-    let identifier = !phrase.is_empty() && phrase.split([' ', '-']).all(id_like);
-    let qualifies = qualifies || identifier || says_which_are_counted(lex, p, first.start);
+    let qualifies = qualifies(lex, p, (first.start, end), &phrase);
     let after_a_name = right_after_a_name(p, first.start);
     (phrase.len() >= 3).then(|| {
         // A program's one-word term for what its log writes in words ("bgsave" for Redis's
@@ -106,6 +80,39 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
             span: (first.start, end),
         }
     })
+}
+
+/// Whether the words at `span` (`phrase`) are what is counted whatever else the question
+/// asks: a condition or a ranking word stands beside them, they are an identifier, or a
+/// clause says which of a distinct count's values are counted.
+fn qualifies(lex: &Lexicon, p: &Parsed, (start, end): (usize, usize), phrase: &str) -> bool {
+    const LINKS: [&str; 6] = ["", "的", "'s", "of", "for", "from"];
+    // A ranking word before them in English, after them in Chinese, says they are what
+    // is counted ("the most cache evictions", "cache eviction 最多的 4 个 shard"), not a verb
+    // ("which endpoint throws the most 5xx").
+    let rank = &lex.grammar.rank;
+    let ranks = |h: &crate::lexicon::Hit, before: bool| {
+        p.lower.get(h.start..h.end).is_some_and(|w| {
+            let words = if before { &rank.en } else { &rank.zh };
+            words.iter().any(|r| r == w)
+        })
+    };
+    let beside = p.hits.iter().any(|h| {
+        let (gap, before) = if h.start >= end {
+            (p.gap(end, h.start), false)
+        } else if h.end <= start {
+            (p.gap(h.end, start), true)
+        } else {
+            return false;
+        };
+        (matches!(h.cue, Cue::Filter(_)) || ranks(h, before)) && LINKS.contains(&gap)
+    });
+    // An identifier ("u011", "tx42") names one thing whatever else is asked: no filler.
+    let id_like = |w: &str| {
+        w.chars().any(|c| c.is_ascii_digit()) && w.chars().any(|c| c.is_ascii_alphabetic())
+    };
+    let identifier = !phrase.is_empty() && phrase.split([' ', '-']).all(id_like);
+    beside || identifier || says_which_are_counted(lex, p, start)
 }
 
 /// "how many distinct tickets were escalated": words of a clause (`[relative]`: "got",
