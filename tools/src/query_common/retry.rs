@@ -134,7 +134,7 @@ pub(super) fn with_namesake<E>(
     })
 }
 
-/// "which truck has the most gps jumps" of a log that writes no value after "truck": a
+/// "which shard lost the most writes" of a log that writes no value after "shard": a
 /// grouping by a field the question defined from the events' text (`Query::extract`) that
 /// no counted event holds is the figure without that grouping, with a note saying so.
 pub(super) fn without_empty_definition<E>(
@@ -246,7 +246,7 @@ mod tests_definition {
         let mut log = String::new();
         for i in 0..12 {
             log.push_str(&format!(
-                "2031-01-01 01:00:{i:02} WARN fleet: gps jump vehicle=TRK-{} replica {}\n",
+                "2031-01-01 01:00:{i:02} WARN store: write lost on node=n-{} replica {}\n",
                 i % 3,
                 10 + i % 2
             ));
@@ -262,14 +262,14 @@ mod tests_definition {
             },
             ..QueryArgs::default()
         };
-        let r = run_named("fleet.log", &log, &by("truck"));
+        let r = run_named("store.log", &log, &by("shard"));
         assert!(
             matches!(r.value, QueryValue::Count { count: 12 }),
             "{:?}",
             r.value
         );
-        assert!(r.notes.iter().any(|n| n.contains("truck")), "{:?}", r.notes);
-        let r = run_named("fleet.log", &log, &by("replica"));
+        assert!(r.notes.iter().any(|n| n.contains("shard")), "{:?}", r.notes);
+        let r = run_named("store.log", &log, &by("replica"));
         let QueryValue::Groups { groups, .. } = r.value else {
             panic!("not groups: {:?}", r.value)
         };
