@@ -190,11 +190,8 @@ fn values_compared(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
     // In the order the question names them.
     let mut sides = sides;
     sides.sort_by_key(|side| {
-        let value = match (side.op, &side.value) {
-            (llmops_common::query::FilterOp::Class, v) => format!("{v}xx"),
-            (_, v) => v.to_string().to_lowercase(),
-        };
-        c.lower.find(&value).unwrap_or(usize::MAX)
+        let said = crate::answer::query::sides::label(side).to_lowercase();
+        c.lower.find(&said).unwrap_or(usize::MAX)
     });
     let tasks = sides.into_iter().map(|side| {
         let mut one = f.clone();

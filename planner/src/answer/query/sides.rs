@@ -63,7 +63,7 @@ pub fn side_by_side(results: &[&QueryResult], lang: Lang) -> Option<String> {
 }
 
 /// A condition's value as a label: a class as `4xx`, a value as written.
-fn label(f: &Filter) -> String {
+pub fn label(f: &Filter) -> String {
     match (f.op, &f.value) {
         (FilterOp::Class, Scalar::Number(d)) => format!("{d}xx"),
         (FilterOp::Eq, v) => v.to_string(),
