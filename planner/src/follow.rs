@@ -331,6 +331,9 @@ fn ordinal_task(text: &str, ctx: &MessageCtx) -> Option<Task> {
     if position || names_something(text) || level_of(text) || log_question(text) {
         return None;
     }
+    if let Some(reply) = beyond_the_last_answers_items(o, ctx) {
+        return Some(reply);
+    }
     let Some(list) = ctx.conv.last_list.as_ref() else {
         // "when did rabbit first hit the memory alarm": an ordinal inside a question of its
         // own is that question's; only a bare pick ("the second one") needs a list.
@@ -369,6 +372,33 @@ fn ordinal_task(text: &str, ctx: &MessageCtx) -> Option<Task> {
         return Some(Task::Download { path });
     }
     Some(read_task(path, text))
+}
+
+/// "and the second one?" after an answer that listed one item: says so, naming what it
+/// listed, instead of looking for the words. `None` when the last answer listed nothing or
+/// the position is there (the frame's edit picks it).
+fn beyond_the_last_answers_items(o: Ordinal, ctx: &MessageCtx) -> Option<Task> {
+    let last = ctx.conv.last_query.as_ref()?;
+    let n = last.items.len();
+    let Ordinal::Nth(k) = o else { return None };
+    if n == 0 || k <= n || ctx.conv.last_list.is_some() {
+        return None;
+    }
+    let names: Vec<String> = last
+        .items
+        .iter()
+        .map(|item| {
+            let values: Vec<&str> = item.iter().map(|(_, v)| v.as_str()).collect();
+            values.join(" / ")
+        })
+        .collect();
+    let names = names.join(", ");
+    Some(Task::Reply(match ctx.lang {
+        Lang::Zh => format!("上一个回答只列出了 {n} 项（{names}），没有第 {k} 项。"),
+        Lang::En => {
+            format!("The last answer listed only {n} (**{names}**); there is no number {k}.")
+        }
+    }))
 }
 
 /// The target of "the same for X", "X 呢", "再看看 X", "what about X".
@@ -679,6 +709,64 @@ mod tests {
         assert!(only_vocabulary("WARN 的", LEVEL_WORDS));
         assert!(only_vocabulary("内存使用率", METRIC_WORDS));
         assert!(!only_vocabulary("nginx 的日志里 ERROR 有多少", LEVEL_WORDS));
+    }
+
+    /// "and the second one?" after an answer that listed one server: a reply naming it, in
+    /// the question's language; with the position listed, the frame's edit picks it.
+    #[test]
+    fn a_position_beyond_the_last_answers_items_says_so() {
+        let query = serde_json::from_value(serde_json::json!({"source": "log",
+            "files": ["/u/1/haproxy.log"], "measure": "count", "group_by": ["server"]}))
+        .expect("query");
+        let last = |items: &[&str]| crate::frame::LastQuery {
+            query: Clone::clone(&query),
+            items: items
+                .iter()
+                .map(|v| vec![("server".to_string(), v.to_string())])
+                .collect(),
+            event: Vec::new(),
+            at: None,
+        };
+        let ask = |conv: &Conversation, text: &str, lang: Lang| {
+            let ctx = MessageCtx {
+                lang,
+                uploads: &[],
+                referenced: Vec::new(),
+                history: &[],
+                conv,
+            };
+            resolve(text, &ctx)
+        };
+        let one = Conversation {
+            last_query: Some(last(&["api-3"])),
+            turns: 1,
+            ..Conversation::default()
+        };
+        for (text, lang, says) in [
+            ("and the second one?", Lang::En, "listed only 1 (**api-3**)"),
+            (
+                "那第二个呢",
+                Lang::Zh,
+                "只列出了 1 项（api-3），没有第 2 项",
+            ),
+        ] {
+            match ask(&one, text, lang) {
+                Some(Task::Reply(r)) => assert!(r.contains(says), "{text}: {r}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        let three = Conversation {
+            last_query: Some(last(&["api-3", "api-1", "st-2"])),
+            turns: 1,
+            ..Conversation::default()
+        };
+        assert!(
+            !matches!(
+                ask(&three, "and the second one?", Lang::En),
+                Some(Task::Reply(_))
+            ),
+            "a listed position is the frame's to pick"
+        );
     }
 
     #[test]

@@ -78,6 +78,8 @@ mod tests_system;
 #[cfg(test)]
 mod tests_timeline;
 #[cfg(test)]
+mod tests_trial_values;
+#[cfg(test)]
 mod tests_values;
 mod value_words;
 mod words;

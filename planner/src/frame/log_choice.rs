@@ -85,7 +85,7 @@ fn named_log_fields(p: &Parsed) -> Vec<&'static str> {
         .hits
         .iter()
         .filter_map(|h| match h.cue {
-            Cue::Field(i) if lex.fields[i].source == Some(Source::Log) => {
+            Cue::Field(i) if lex.fields[i].source.is_none_or(|s| s == Source::Log) => {
                 Some(lex.fields[i].field.as_str())
             }
             Cue::Measure(i) => lex.measure_log_field(i),

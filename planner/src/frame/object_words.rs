@@ -86,7 +86,6 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
 /// asks: a condition or a ranking word stands beside them, they are an identifier, or a
 /// clause says which of a distinct count's values are counted.
 fn qualifies(lex: &Lexicon, p: &Parsed, (start, end): (usize, usize), phrase: &str) -> bool {
-    const LINKS: [&str; 6] = ["", "的", "'s", "of", "for", "from"];
     // A ranking word before them in English, after them in Chinese, says they are what
     // is counted ("the most cache evictions", "cache eviction 最多的 4 个 shard"), not a verb
     // ("which endpoint throws the most 5xx").
@@ -105,7 +104,8 @@ fn qualifies(lex: &Lexicon, p: &Parsed, (start, end): (usize, usize), phrase: &s
         } else {
             return false;
         };
-        (matches!(h.cue, Cue::Filter(_)) || ranks(h, before)) && LINKS.contains(&gap)
+        let linked = gap.is_empty() || lex.grammar.object_links.all().any(|w| w == gap);
+        (matches!(h.cue, Cue::Filter(_)) || ranks(h, before)) && linked
     });
     // An identifier ("u011", "tx42") names one thing whatever else is asked: no filler.
     let id_like = |w: &str| {

@@ -82,6 +82,7 @@ impl Parsed {
         hits.retain(|h| !names.iter().any(|&s| h.strictly_within(s)));
         lits.retain(|l| !cue_runs.contains(&(l.start, l.end)));
         super::value_words::value_before_its_field(lex, &lower, &columns, &mut hits, &mut lits);
+        super::value_words::value_after_its_field(&lower, &columns, &mut hits, &mut lits);
         super::value_words::common_words_written_as_values(&text, &columns, &hits, &mut lits);
         super::value_words::kinds_of_events(&lower, &columns, &mut hits, &mut lits);
         super::value_words::kinds_named_in_words(&lower, &columns, &mut hits, &mut lits);
@@ -215,13 +216,28 @@ impl Parsed {
             "program", "unit", "host", "logger", "user", "service", "process", "victim", "pod",
         ];
         let coded = |c: &&Column| !c.roles.iter().any(|r| NAMES.contains(&r.as_str()));
+        self.value_among(word, &coded)
+    }
+
+    /// The one column of the log, names included, whose sampled values include `word`
+    /// (case ignored): "for payments" of a statistic is the `component` payments' events.
+    pub fn any_column_with_value(&self, word: &str) -> Option<(&str, &str)> {
+        if word.contains(['-', '.', '/', ':', '@']) {
+            return None;
+        }
+        self.value_among(word, &|_: &&Column| true)
+    }
+
+    /// The one column among those `keep` lets through whose sampled values include `word`,
+    /// and the value as the log writes it; another form of the word counts too.
+    fn value_among(&self, word: &str, keep: &dyn Fn(&&Column) -> bool) -> Option<(&str, &str)> {
         // Of several columns with the value (Suricata's `event_type` and `app_proto` both
         // say "http"), the one that names the kind of each event.
         let one = |same: &dyn Fn(&str) -> bool| {
             let found: Vec<(&str, &str)> = self
                 .columns
                 .iter()
-                .filter(coded)
+                .filter(|c| !c.numeric && keep(c))
                 .filter_map(|c| {
                     let v = c.values.iter().find(|v| same(v))?;
                     Some((c.name.as_str(), v.as_str()))

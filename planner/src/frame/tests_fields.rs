@@ -195,6 +195,59 @@ fn a_word_before_a_fields_name_that_is_part_of_one_value_is_it() {
     assert_eq!(f["measure"], "p50", "{f}");
 }
 
+/// "for backend api": a cue word right after a column's own name that is one of its values
+/// is that value (the lexicon's "api" names an endpoint elsewhere); a grammar word there
+/// keeps its reading ("server count").
+#[test]
+fn a_cue_word_after_a_columns_name_that_is_its_value_is_it() {
+    let ups = log(
+        "lb.log",
+        None,
+        vec![
+            column("backend", false, &["upstream"], &["api", "static", "auth"]),
+            column("server", false, &["server"], &["api-1", "st-1"]),
+            column("tr", true, &["upstream_time"], &[]),
+        ],
+    );
+    let f = query(&ups, "average tr for backend api in lb.log");
+    assert_eq!(
+        f["filters"],
+        json!([{"field": "backend", "op": "eq", "value": "api"}]),
+        "{f}"
+    );
+    assert_eq!((&f["measure"], &f["field"]), (&json!("mean"), &json!("tr")));
+    let f = query(&ups, "lb.log 里 backend static 的平均 tr");
+    assert_eq!(f["filters"][0]["value"], "static", "{f}");
+    let f = query(&ups, "which backend has the most requests in lb.log");
+    assert_eq!(f["group_by"], json!(["backend"]), "{f}");
+    assert!(f["filters"].as_array().is_none_or(Vec::is_empty), "{f}");
+}
+
+/// "the median duration_ms for payments": a statistic's word that is one column's value in
+/// the sample (a service's name too) is that column's events, not every line that says it.
+#[test]
+fn a_statistics_named_word_that_is_a_value_is_its_columns() {
+    let ups = log(
+        "shop.log",
+        Some("logfmt"),
+        vec![
+            column("component", false, &["service"], &["payments", "catalog"]),
+            column("msg", false, &["message"], &["payment authorized"]),
+            column("duration_ms", true, &["duration"], &[]),
+        ],
+    );
+    let f = frame(
+        &ups,
+        "what's the median duration_ms for payments in shop.log",
+    );
+    let soft = serde_json::to_value(&f.soft).expect("serialises");
+    assert_eq!(
+        soft,
+        json!([{"field": "component", "op": "eq", "value": "payments"}]),
+        "{soft}"
+    );
+}
+
 /// A number before a field's name is a length, never a part of a value ("top 10 clients"
 /// with `10.0.0.1` among the clients); a role word names no log when a file is named ("dns
 /// errors in app.log" looks for "dns"); "percentage" beside a field of numbers is that field.

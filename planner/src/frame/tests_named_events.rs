@@ -53,7 +53,7 @@ fn ledger() -> (Planted, Truth) {
 
 /// The frame of `text` run over the planted log with its soft words, as the query tool
 /// runs it: the last of them dropped while they leave nothing to measure.
-fn figure(p: &Planted, text: &str) -> (Query, f64) {
+pub(super) fn figure(p: &Planted, text: &str) -> (Query, f64) {
     let ctx = FrameCtx::of_uploads(p.uploads());
     let Some(Understood::Query(f)) = super::question::understand(text, &ctx) else {
         panic!("no query for {text:?}");

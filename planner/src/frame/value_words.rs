@@ -51,15 +51,73 @@ pub(super) fn value_before_its_field(
         {
             continue;
         }
-        // A value with spaces is a message, not a name the word can stand for.
-        let mut of = c.values.iter().filter(|v| {
-            !v.trim().contains(char::is_whitespace)
-                && v.to_ascii_lowercase()
-                    .split(|ch: char| !ch.is_ascii_alphanumeric())
-                    .any(|t| t == word)
-        });
-        if let (Some(v), None) = (of.next(), of.next()) {
-            found.push((ws, h.end, c.name.clone(), v.clone()));
+        if let Some(v) = one_value_with_part(c, word) {
+            found.push((ws, h.end, c.name.clone(), v.to_string()));
+        }
+    }
+    as_pairs(found, hits, lits);
+}
+
+/// The one sampled value of `c` that holds `word` as one of its parts (`be_api`,
+/// `api.example.net` for "api"); a value with spaces is a message, not a name the word can
+/// stand for. None when no value or several do.
+fn one_value_with_part<'c>(c: &'c Column, word: &str) -> Option<&'c str> {
+    let mut of = c.values.iter().filter(|v| {
+        !v.trim().contains(char::is_whitespace)
+            && v.to_ascii_lowercase()
+                .split(|ch: char| !ch.is_ascii_alphanumeric())
+                .any(|t| t == word)
+    });
+    match (of.next(), of.next()) {
+        (Some(v), None) => Some(v),
+        _ => None,
+    }
+}
+
+/// "for backend api", "server st-1 only": a cue word right after a log's column's own name
+/// that is (a part of) exactly one of that column's values is that value: the log's own
+/// value for its own field beats the word's lexicon reading (the lexicon's "api" for an
+/// endpoint). Plain words there are literals, which their own rule binds.
+pub(super) fn value_after_its_field(
+    lower: &str,
+    columns: &[Column],
+    hits: &mut Vec<Hit>,
+    lits: &mut Vec<Spanned>,
+) {
+    let mut found: Vec<(usize, usize, String, String)> = Vec::new();
+    for h in hits.iter() {
+        let Cue::Column(i) = h.cue else { continue };
+        let Some(c) = columns
+            .get(i)
+            .filter(|c| !c.values.is_empty() && !c.numeric)
+        else {
+            continue;
+        };
+        let rest = &lower[h.end..];
+        let gap = rest.len() - rest.trim_start_matches(' ').len();
+        if gap == 0 {
+            continue;
+        }
+        let start = h.end + gap;
+        let len = lower[start..]
+            .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_' || ch == '-'))
+            .unwrap_or(lower.len() - start);
+        let (end, word) = (start + len, &lower[start..start + len]);
+        // Only a word the lexicon reads otherwise: a cue of grammar (a count, a limit, a
+        // comparison) keeps its reading.
+        let cued = |o: &Hit| o.start == start && o.end == end;
+        let grammar = |o: &Hit| {
+            matches!(
+                o.cue,
+                Cue::Group | Cue::Measure(_) | Cue::Limit | Cue::Compare(_) | Cue::Last
+            )
+        };
+        if word.len() < 2 || !hits.iter().any(cued) || hits.iter().filter(|o| cued(o)).any(grammar)
+        {
+            continue;
+        }
+        if let Some(v) = one_value_with_part(c, word) {
+            found.push((start, end, c.name.clone(), v.to_string()));
         }
     }
     as_pairs(found, hits, lits);

@@ -326,6 +326,10 @@ pub struct Grammar {
     /// got…").
     #[serde(default)]
     pub relative: Words,
+    /// Words linking unknown words to a condition beside them, which then says whose they
+    /// are ("nginx 的重启", "restarts of nginx", "java 被 oom 杀"); side by side needs none.
+    #[serde(default)]
+    pub object_links: Words,
     /// Words opening a yes-or-no question ("any zombies?", "有僵尸进程吗"); a Chinese one
     /// asks only when the question ends in one of `after_zh`.
     #[serde(default)]

@@ -276,15 +276,22 @@ fn push_together(out: &mut Vec<Hit>, text: &str, groups: &[Vec<String>], cue: Cu
     }
 }
 
+/// Two wordings of one cue that overlap are one hit over both ("killed by the oom" and
+/// "oom killer" in "killed by the oom killer"), unless the union would take in another
+/// cue's words.
 fn longest_first(mut hits: Vec<Hit>) -> Vec<Hit> {
     hits.sort_by_key(|h| (std::cmp::Reverse(h.end - h.start), h.start));
     let mut kept: Vec<Hit> = Vec::new();
     for h in hits {
-        let clash = kept
-            .iter()
-            .any(|k| k.start < h.end && h.start < k.end && !(k.start == h.start && k.end == h.end));
-        if !clash {
+        let clashes =
+            |k: &Hit| k.start < h.end && h.start < k.end && !(k.start == h.start && k.end == h.end);
+        if !kept.iter().any(clashes) {
             kept.push(h);
+        } else if kept.iter().filter(|k| clashes(k)).all(|k| k.cue == h.cue) {
+            for k in kept.iter_mut().filter(|k| clashes(k)) {
+                k.start = k.start.min(h.start);
+                k.end = k.end.max(h.end);
+            }
         }
     }
     kept
