@@ -520,6 +520,15 @@ fn queries_heldout21_eval_set() {
     run_queries_set("queries-heldout21");
 }
 
+/// A twenty-second held-out twin (`assets/eval/queries-heldout22`, an nginx access log with
+/// `$request_time $upstream_response_time`, the nginx error log, a PHP-FPM 8.3 log and planted
+/// processes; written blind): scores only.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_heldout22_eval_set() {
+    run_queries_set("queries-heldout22");
+}
+
 fn run_queries_set(name: &str) {
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
     // A panic in the other set (a harness error) fails that test, not this one.

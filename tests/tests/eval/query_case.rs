@@ -240,6 +240,7 @@ mod tests {
             ("queries-heldout19", "queries-heldout19.jsonl"),
             ("queries-heldout20", "queries-heldout20.jsonl"),
             ("queries-heldout21", "queries-heldout21.jsonl"),
+            ("queries-heldout22", "queries-heldout22.jsonl"),
             ("queries-dev6", "queries-dev6.jsonl"),
             ("queries-dev7", "queries-dev7.jsonl"),
             ("queries-dev8", "queries-dev8.jsonl"),
