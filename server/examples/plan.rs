@@ -1,6 +1,7 @@
 //! Prints the offline planner's first call for a question over some log files, with the
 //! columns and format the server would hand it, as if sent with the question: a quick look
-//! at how a question is read.
+//! at how a question is read. `PLAN_UNREFERENCED=1`: the files are the session's uploads,
+//! none named with the question.
 //! `cargo run -p llmops-server --example plan -- FILE... -- "question"`
 
 use std::path::PathBuf;
@@ -53,10 +54,16 @@ fn main() -> std::io::Result<()> {
         .map(|(i, p)| upload(i, p))
         .collect::<std::io::Result<Vec<_>>>()?;
     let conversation = Conversation::default();
+    // As the server sends a question that names no file: no upload referenced.
+    let referenced: &[UploadRef] = if std::env::var_os("PLAN_UNREFERENCED").is_some() {
+        &[]
+    } else {
+        &uploads
+    };
     for text in &args[sep + 1..] {
         let action = plan(&PlannerInput {
             text,
-            referenced_files: &uploads,
+            referenced_files: referenced,
             uploads: &uploads,
             history: &[],
             conversation: &conversation,

@@ -185,7 +185,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         .object
         .filter(|_| cond.object_qualifies || (bare && !timeline));
     q.filters.extend(object.clone());
-    let named = statistic_of_named_events(p, &q, object.as_ref(), &cond.object_words);
+    let named = statistic_of_named_events(&q, object.as_ref(), &cond.object_words);
     let mut soft = [cond.soft, named].concat();
     if timeline {
         timeline_conditions(lex, p, &mut q, &mut soft);
@@ -724,15 +724,8 @@ fn cause_at_a_second(q: &mut Query) {
 /// "total price of the closed refund batches", "how long did bookings take on average": a
 /// statistic's unknown words say which events it is of, when no condition does. Each word
 /// of four letters or more narrows softly (the tool drops one that leaves nothing to measure): the log may write
-/// them in another order ("Refund batch 12 closed") or not at all ("take"). A word that is
-/// one column's value in the sample ("for payments" of a `component`) is that column's
-/// events, not every line that mentions it.
-fn statistic_of_named_events(
-    p: &Parsed,
-    q: &Query,
-    object: Option<&Filter>,
-    words: &[String],
-) -> Vec<Filter> {
+/// them in another order ("Refund batch 12 closed") or not at all ("take").
+fn statistic_of_named_events(q: &Query, object: Option<&Filter>, words: &[String]) -> Vec<Filter> {
     let stat = q.measure.is_stat() || q.measure == Measure::Stats;
     // With conditions of their own ("sold (status=paid) tickets") the events are picked.
     if q.source != Source::Log || !stat || object.is_some() || !q.filters.is_empty() {
@@ -742,16 +735,9 @@ fn statistic_of_named_events(
         .iter()
         .filter(|w| w.chars().count() >= 4 && w.chars().all(|c| c.is_alphanumeric()))
         .take(3)
-        .map(|w| match p.any_column_with_value(w) {
-            Some((field, value)) => Filter::new(
-                Some(Field::new(field)),
-                FilterOp::Eq,
-                Scalar::Text(value.to_string()),
-            ),
-            None => {
-                let (op, text) = super::words::word_forms(w);
-                Filter::new(None, op, Scalar::Text(text))
-            }
+        .map(|w| {
+            let (op, text) = super::words::word_forms(w);
+            Filter::new(None, op, Scalar::Text(text))
         })
         .collect()
 }

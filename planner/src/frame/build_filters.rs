@@ -508,14 +508,47 @@ fn unbound_word_filter(
             Lit::Ident(t) => Some(text_filter(lex, Source::Log, t, None)),
             _ => word_filter(lex, p, Source::Log, (l.start, l.end), w).or_else(|| {
                 // Where a name stands: the subject of the question ("did redix drop"),
-                // or any English word of a Chinese question.
-                (p.name_may_stand_at(l.start) && p.part_of_a_logged_name(w)).then(|| {
+                // or any English word of a Chinese question; a whole name a column holds,
+                // anywhere ("the last thing sshd logged").
+                let part = p.name_may_stand_at(l.start) && p.part_of_a_logged_name(w);
+                // A word naming the log itself ("the pgbouncer log", "notifier 容器日志")
+                // is no condition, whatever column also holds it.
+                let names_the_log = p.names_an_upload(w)
+                    || super::object_words::stands_before_a_log_word(lex, p, l);
+                let whole = (!part && !names_the_log).then(|| whole_name(p, w));
+                if let Some(f) = whole.flatten() {
+                    return Some((f, Kind::Hard));
+                }
+                part.then(|| {
                     let f = filter(None, FilterOp::Contains, Scalar::Text(w.into()), Unit::None);
                     (f, Kind::Hard)
                 })
             }),
         },
     }
+}
+
+/// A whole name a column of names holds ("sshd" of `program`, "payments" of a service's
+/// `component`): that column's events; a program's or a unit's is looked for as text,
+/// since other programs' lines about it (systemd's "Started sshd") are about it too.
+fn whole_name(p: &Parsed, w: &str) -> Option<Filter> {
+    let (field, value) = p.any_column_with_value(w)?;
+    let talked_about = p.columns.iter().any(|c| {
+        c.name == field
+            && c.roles
+                .iter()
+                .any(|r| matches!(r.as_str(), "program" | "unit" | "process"))
+    });
+    Some(if talked_about {
+        filter(None, FilterOp::Contains, Scalar::Text(w.into()), Unit::None)
+    } else {
+        filter(
+            Some(field),
+            FilterOp::Eq,
+            Scalar::Text(value.into()),
+            Unit::None,
+        )
+    })
 }
 
 /// A quoted or name-like text: looked for in the events (or in the name column of a

@@ -2,7 +2,7 @@
 //! last 5 upgrades"; and the length of time after "last". A position ("the second
 //! slowest") is `frame/rank.rs`'s.
 
-use llmops_common::query::{Dimension, Field, Measure, Order, Query, Scalar, Source};
+use llmops_common::query::{Dimension, Field, FilterOp, Measure, Order, Query, Scalar, Source};
 
 use super::parsed::Parsed;
 use super::scan::Lit;
@@ -20,7 +20,9 @@ pub(super) fn how_many_rows(
 ) {
     let a_status = |n: u32| {
         q.filters.iter().any(|f| {
+            // A class's digit ("top 5 paths by 5xx") is no status of its own.
             f.field.as_ref().is_some_and(|x| x.as_str() == "status")
+                && f.op != FilterOp::Class
                 && f.value == Scalar::Number(f64::from(n))
         })
     };

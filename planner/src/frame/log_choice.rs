@@ -57,7 +57,16 @@ fn log_naming_its_field(ctx: &FrameCtx, p: &Parsed, q: &Query, text: &str) -> Op
             .map(|h| (h.start, h.end))
             .collect()
     };
-    let own = spans(p);
+    let mut own = spans(p);
+    // A word that is another log's column and also the lexicon's word for a field the log
+    // at hand has ("IP" of an sshd log's `ip` and of an access log's client) stays here.
+    let lex = lexicon();
+    own.extend(
+        p.hits
+            .iter()
+            .filter(|h| matches!(h.cue, Cue::Field(i) if has_all(chosen, &[lex.fields[i].field.as_str()])))
+            .map(|h| (h.start, h.end)),
+    );
     let names_a_field_of = |u: &UploadRef| {
         let only = [u.clone()];
         spans(&Parsed::new(text, &FrameCtx::of_uploads(&only)))
@@ -205,6 +214,22 @@ fn log_with_the_words(ctx: &FrameCtx, p: &Parsed, q: &Query, soft: &[Filter]) ->
         (Some(u), None) => Some(u.clone()),
         _ => None,
     }
+}
+
+/// Whether the query's log writes the words the question names its events by (the frame's
+/// object: "how many deadlocks" over a log that says "deadlock"): a question naming no log,
+/// sent with none, is about the session's log when that log says what it asks of.
+pub(super) fn log_says_the_object(ctx: &FrameCtx, frame: &super::Frame) -> bool {
+    let (Some(object), [file]) = (&frame.object, frame.query.files.as_slice()) else {
+        return false;
+    };
+    let patterns = text_patterns(std::slice::from_ref(object));
+    let log = ctx
+        .uploads
+        .iter()
+        .find(|u| u.path.to_string_lossy() == file.as_str());
+    !patterns.is_empty()
+        && log.is_some_and(|u| is_log_upload(u) && says_all(u, &patterns) == Some(true))
 }
 
 /// The patterns of the conditions on an event's text (a word, or the forms of one),

@@ -76,6 +76,26 @@ impl Named {
         self.file(u.path.to_string_lossy().into_owned());
         self.spans.extend_from_slice(at);
     }
+
+    /// An upload named by a word of `lower` at `at` (its kind, its program): "the last
+    /// thing sshd logged" over a syslog read as sshd's names the log, and the word, one
+    /// program among the log's, stays a word of the question.
+    fn upload_by_word(&mut self, u: &crate::UploadRef, at: (usize, usize), lower: &str) {
+        // Right before a word for a log ("heroku 日志", "the sshd log") it names the log.
+        let rest = lower[at.1..].trim_start();
+        let log_word = ["日志", "log"].iter().any(|w| {
+            rest.strip_prefix(w)
+                .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() && c != 's'))
+        });
+        // Its file's name saying the word names it by name ("pgbouncer" of `pgbouncer.log`).
+        let word = &lower[at.0..at.1];
+        let in_its_name = u.filename.to_lowercase().contains(word);
+        if !log_word && !in_its_name && one_value_among_several(u, word) {
+            self.file(u.path.to_string_lossy().into_owned());
+        } else {
+            self.upload(u, &[at]);
+        }
+    }
 }
 
 /// Log files named in the question (upload names, kinds, parts of names, absolute paths)
@@ -107,11 +127,11 @@ pub(super) fn named_files(text: &str, ctx: &FrameCtx) -> Named {
             .iter()
             .map(|(n, _)| *n)
             .find(|n| lexicon().kinds.iter().any(|k| k.is(n) && k.is(u)));
-        n.upload(named.unwrap_or(u), &[at]);
+        n.upload_by_word(named.unwrap_or(u), at, &lower);
         named_at.push(at);
     }
     for (u, at) in by_name {
-        n.upload(u, &[at]);
+        n.upload_by_word(u, at, &lower);
         named_at.push(at);
     }
     // "gunicorn 的 error 和 access 日志": a cue word joined by "和"/"and" to a word that
@@ -123,6 +143,14 @@ pub(super) fn named_files(text: &str, ctx: &FrameCtx) -> Named {
     }
     paths_named(text, ctx, &mut n);
     n
+}
+
+/// Whether `word` is one value, among others, of a column of the log's sample: a name of
+/// one program of a log many write to, not the whole log's.
+fn one_value_among_several(u: &crate::UploadRef, word: &str) -> bool {
+    u.columns.iter().any(|c| {
+        !c.numeric && c.values.len() > 1 && c.values.iter().any(|v| v.eq_ignore_ascii_case(word))
+    })
 }
 
 /// Uploads named without an extension ("messages", "syslog") by their whole name.

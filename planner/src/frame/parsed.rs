@@ -216,21 +216,27 @@ impl Parsed {
             "program", "unit", "host", "logger", "user", "service", "process", "victim", "pod",
         ];
         let coded = |c: &&Column| !c.roles.iter().any(|r| NAMES.contains(&r.as_str()));
-        self.value_among(word, &coded)
+        self.value_among(word, &coded, true)
     }
 
-    /// The one column of the log, names included, whose sampled values include `word`
-    /// (case ignored): "for payments" of a statistic is the `component` payments' events.
+    /// The one column of the log, names included, whose sampled values include `word` as
+    /// written (case ignored; no other form of it: "queried" is no `queries`): "for
+    /// payments" is the `component` payments' events.
     pub fn any_column_with_value(&self, word: &str) -> Option<(&str, &str)> {
         if word.contains(['-', '.', '/', ':', '@']) {
             return None;
         }
-        self.value_among(word, &|_: &&Column| true)
+        self.value_among(word, &|_: &&Column| true, false)
     }
 
     /// The one column among those `keep` lets through whose sampled values include `word`,
-    /// and the value as the log writes it; another form of the word counts too.
-    fn value_among(&self, word: &str, keep: &dyn Fn(&&Column) -> bool) -> Option<(&str, &str)> {
+    /// and the value as the log writes it; with `forms`, another form of the word too.
+    fn value_among(
+        &self,
+        word: &str,
+        keep: &dyn Fn(&&Column) -> bool,
+        forms: bool,
+    ) -> Option<(&str, &str)> {
         // Of several columns with the value (Suricata's `event_type` and `app_proto` both
         // say "http"), the one that names the kind of each event.
         let one = |same: &dyn Fn(&str) -> bool| {
@@ -260,6 +266,9 @@ impl Parsed {
         let stem = |w: &str| super::words::stem(&w.to_ascii_lowercase());
         let letters = |w: &str| w.len() >= 4 && w.bytes().all(|b| b.is_ascii_alphabetic());
         one(&|v| v.eq_ignore_ascii_case(word)).or_else(|| {
+            if !forms {
+                return None;
+            }
             let s = stem(word);
             (letters(word) && s.len() >= 4)
                 .then(|| one(&|v| letters(v) && stem(v) == s))

@@ -57,9 +57,12 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
             let latest = p.asks_the_latest(q);
             // "total bytes sent": a total is a figure.
             let figure = measure_cue(lex, &p).is_some() || latest || p.has(|c| c == Cue::Total);
+            // Or the session's log says what is counted ("how many deadlocks" over a log
+            // that writes them).
+            let said = || super::log_choice::log_says_the_object(read_with, &frame);
             narrowed
                 || (log_words(lex, &p) && figure)
-                || (sent_with_it && figure && frame.object.is_some())
+                || (figure && frame.object.is_some() && (sent_with_it || said()))
         }
         Source::Log => narrowed || q.measure != Measure::Count || measure_cue(lex, &p).is_some(),
         // A system table with no condition of its own (only what its name implies, like

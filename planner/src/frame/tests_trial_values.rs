@@ -169,3 +169,159 @@ fn a_field_only_another_log_has_picks_that_log() {
         other => panic!("not groups: {other:?}"),
     }
 }
+
+/// A question that names no log, asked after the uploads (none sent with it): what it
+/// counts, said only by the app log's lines, is that log's ("how many payment declined",
+/// "when was the last payment declined"); words no log says are no log question.
+#[test]
+fn words_the_sessions_log_says_make_an_unnamed_question_a_query() {
+    let (lb, _) = haproxy();
+    let mut app = String::new();
+    let mut declined = Vec::new();
+    for i in 0..180u32 {
+        let msg = if i % 11 == 4 {
+            declined.push(format!("2026-11-30T02:{:02}:{:02}.000Z", i / 60, i % 60));
+            "payment declined by issuer"
+        } else {
+            "order placed"
+        };
+        app.push_str(&format!(
+            "time=2026-11-30T02:{:02}:{:02}.000Z level=info user=u{:03} duration_ms=5 msg=\"{msg}\"\n",
+            i / 60,
+            i % 60,
+            i % 9
+        ));
+    }
+    let p = Planted::many(&[("shop-app.log", &app), ("haproxy.log", &lb)]);
+    for q in ["how many payment declined", "declined payments 有多少"] {
+        let r = p.answer(q);
+        assert_eq!(r.sources[0].name, "shop-app.log", "{q}");
+        assert!(
+            matches!(r.value, QueryValue::Count { count } if count == declined.len() as u64),
+            "{q}: {:?}",
+            r.value
+        );
+    }
+    let r = p.answer("when was the last payment declined");
+    match r.value {
+        QueryValue::Rows { rows, .. } => {
+            let last = declined.last().expect("planted");
+            assert!(rows[0].text.contains(last.as_str()), "{rows:?}");
+        }
+        other => panic!("not rows: {other:?}"),
+    }
+    let ctx = super::FrameCtx::of_uploads(p.uploads());
+    assert!(
+        super::question::understand("how many deadlocks", &ctx).is_none(),
+        "no log says it"
+    );
+}
+
+/// An nginx error log, which writes no status: its "upstream timed out" lines are its
+/// timeouts, counted and grouped by upstream as planted.
+#[test]
+fn an_error_logs_timeouts_are_its_lines_that_say_so() {
+    let mut text = String::new();
+    let mut by_upstream = std::collections::BTreeMap::<&str, u64>::new();
+    for i in 0..120u32 {
+        let ts = format!("2026/11/30 02:{:02}:{:02}", i / 60, i % 60);
+        if i % 3 == 0 {
+            let up = ["10.0.0.7:8080", "10.0.0.8:8080", "10.0.0.7:8080"][(i % 9 / 3) as usize];
+            *by_upstream.entry(up).or_default() += 1;
+            text.push_str(&format!("{ts} [error] 811#811: *{i} upstream timed out (110: Connection timed out) while reading response header from upstream, client: 10.1.0.{}, server: shop, request: \"GET /api HTTP/1.1\", upstream: \"http://{up}/api\", host: \"shop\"\n", i % 5));
+        } else {
+            text.push_str(&format!("{ts} [warn] 811#811: *{i} an upstream response is buffered to a temporary file /var/cache/nginx/{i}, client: 10.1.0.1, server: shop, request: \"GET /img HTTP/1.1\", host: \"shop\"\n"));
+        }
+    }
+    let p = Planted::new("error.log", &text);
+    let all: u64 = by_upstream.values().sum();
+    let r = p.answer("how many upstream timeouts in error.log");
+    assert!(
+        matches!(r.value, QueryValue::Count { count } if count == all),
+        "{:?} (planted {all})",
+        r.value
+    );
+    let top = p.top_group("nginx error.log 里 upstream timed out 最多的是哪个 upstream");
+    assert_eq!(top.count, by_upstream["10.0.0.7:8080"], "{top:?}");
+    assert!(top.key[0].contains("10.0.0.7:8080"), "{top:?}");
+}
+
+/// A syslog read as sshd's (most lines are sshd's) with CRON's and the kernel's between:
+/// "the last thing sshd logged" is sshd's last line, not the file's; "when did the failed
+/// logins stop" is the last one's time.
+#[test]
+fn one_program_of_a_shared_syslog_and_when_its_events_stopped() {
+    let mut text = String::new();
+    let (mut last_sshd, mut last_failed) = (String::new(), String::new());
+    for i in 0..300u32 {
+        let ts = format!("Nov 30 04:{:02}:{:02}", i / 60, i % 60);
+        let line = match i % 5 {
+            0 => format!(
+                "{ts} web-2 CRON[{}]: (root) CMD (/usr/local/bin/rotate.sh)",
+                3000 + i
+            ),
+            1 if i < 200 => format!(
+                "{ts} web-2 sshd[{}]: Failed password for root from 203.0.113.7 port {} ssh2",
+                2000 + i,
+                40000 + i
+            ),
+            _ => format!(
+                "{ts} web-2 sshd[{}]: Accepted publickey for deploy from 10.0.0.5 port {} ssh2",
+                2000 + i,
+                40000 + i
+            ),
+        };
+        if line.contains("sshd[") {
+            last_sshd = ts.clone();
+        }
+        if line.contains("Failed password") {
+            last_failed = ts.clone();
+        }
+        text.push_str(&line);
+        text.push('\n');
+    }
+    let p = Planted::new("syslog", &text);
+    let first_row = |q: &str| match p.answer(q).value {
+        QueryValue::Rows { rows, .. } => rows[0].text.clone(),
+        other => panic!("{q}: not rows: {other:?}"),
+    };
+    for q in [
+        "what was the last thing sshd logged?",
+        "sshd 最后一条日志是什么",
+    ] {
+        let row = first_row(q);
+        assert!(
+            row.starts_with(&last_sshd) && row.contains("sshd["),
+            "{q}: {row}"
+        );
+    }
+    for q in ["when did the failed logins stop?", "登录失败什么时候结束的"] {
+        let row = first_row(q);
+        assert!(
+            row.starts_with(&last_failed),
+            "{q}: {row} (planted {last_failed})"
+        );
+    }
+}
+
+/// "top 5 paths by 5xx": the class's digit is no status of its own, so the five asked are
+/// listed.
+#[test]
+fn a_class_digit_leaves_the_length_asked() {
+    let mut text = String::new();
+    for i in 0..400u32 {
+        let status = if i % 4 == 0 { 502 } else { 200 };
+        text.push_str(&format!(
+            "10.0.0.{} - - [30/Nov/2026:02:{:02}:{:02} +0000] \"GET /p{} HTTP/1.1\" {status} 12 \"-\" \"curl/8\"\n",
+            i % 7,
+            i / 60 % 60,
+            i % 60,
+            i % 9
+        ));
+    }
+    let p = Planted::new("access.log", &text);
+    match p.answer("top 5 paths by 5xx").value {
+        QueryValue::Groups { rows, .. } => assert_eq!(rows.len(), 5, "{rows:?}"),
+        other => panic!("not groups: {other:?}"),
+    }
+}
