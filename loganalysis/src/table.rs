@@ -49,7 +49,7 @@ pub use registry::{Detection, Registry, SAMPLE_LINES};
 pub use roles::{fallbacks as role_fallbacks, spoken_names};
 pub use run::{builtin_registry, run_query, run_query_with};
 pub use scan::{QueryFile, QueryOptions};
-pub use tags::tag_fields;
+pub use tags::{tag_fields, tag_text_pattern};
 
 #[cfg(test)]
 mod tests;

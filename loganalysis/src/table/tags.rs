@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use llmops_common::query::Filter;
+use llmops_common::query::{Filter, FilterOp};
 use serde::Deserialize;
 
 const TABLE: &str = include_str!("../../formats/tags.toml");
@@ -63,9 +63,38 @@ pub fn tag_fields(name: &str) -> Vec<&'static str> {
     out
 }
 
+/// What a generic tag's events say, as one pattern: its alternatives that look only at the
+/// text (one regex, no field), joined. `None` for a tag with none (`slow_query` reads a
+/// duration): whether a log says it can only be known by running it.
+pub fn tag_text_pattern(name: &str) -> Option<String> {
+    let tag = generic_tags().iter().find(|g| g.name == name)?;
+    let texts: Vec<String> = tag
+        .when
+        .iter()
+        .chain(&tag.also)
+        .filter_map(|alt| match alt.as_slice() {
+            [f] if f.field.is_none() && f.op == FilterOp::Regex && !f.negate => {
+                Some(format!("(?:{})", f.value))
+            }
+            _ => None,
+        })
+        .collect();
+    (!texts.is_empty()).then(|| texts.join("|"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tags_text_is_its_text_only_alternatives() {
+        let p = tag_text_pattern("failed_login").expect("a text tag");
+        let re = regex::Regex::new(&format!("(?i){p}")).expect("compiles");
+        assert!(re.is_match("sshd[1]: Failed password for root from 10.0.0.1"));
+        assert!(!re.is_match("Accepted publickey for deploy"));
+        assert_eq!(tag_text_pattern("slow_query"), None);
+        assert_eq!(tag_text_pattern("no_such_tag"), None);
+    }
 
     #[test]
     fn the_table_parses_and_every_tag_has_an_alternative() {

@@ -232,8 +232,8 @@ pub(super) fn log_says_the_object(ctx: &FrameCtx, frame: &super::Frame) -> bool 
         && log.is_some_and(|u| is_log_upload(u) && says_all(u, &patterns) == Some(true))
 }
 
-/// The patterns of the conditions on an event's text (a word, or the forms of one),
-/// compiled case-insensitively.
+/// The patterns of the conditions on an event's text (a word, the forms of one, or the
+/// words a tag reads), compiled case-insensitively.
 fn text_patterns(filters: &[Filter]) -> Vec<regex::bytes::Regex> {
     filters
         .iter()
@@ -242,6 +242,10 @@ fn text_patterns(filters: &[Filter]) -> Vec<regex::bytes::Regex> {
                 Some(regex::escape(w))
             }
             (None, FilterOp::Regex, Scalar::Text(re), false) if re.len() >= 3 => Some(re.clone()),
+            // A tag by the words its events say ("failed logins": "Failed password").
+            (None, FilterOp::Tag, Scalar::Text(tag), false) => {
+                llmops_loganalysis::table::tag_text_pattern(tag)
+            }
             _ => None,
         })
         .filter_map(|p| {

@@ -73,7 +73,8 @@ fn table_by_key(lex: &Lexicon, p: &Parsed) -> Option<Source> {
 
 /// The logs a question naming none is about, when it is about several: "across all logs"
 /// is every log sent with the message, else every log of the session; "what happened
-/// around 02:14?" sent with three logs is a timeline of all three.
+/// around 02:14?" is a timeline of the logs sent with it, else of every log of the session
+/// (a minute of an incident is read across its logs, not in the one asked about last).
 fn logs_at_hand(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Vec<String> {
     let all = lex.grammar.all_logs.occur_in(&p.lower);
     if !all && !super::build::timeline_cue(lex, p) {
@@ -86,7 +87,7 @@ fn logs_at_hand(lex: &Lexicon, p: &Parsed, ctx: &FrameCtx) -> Vec<String> {
         .filter(|u| is_log_upload(u))
         .map(|u| path(u))
         .collect();
-    if !sent.is_empty() || !all {
+    if !sent.is_empty() {
         return sent;
     }
     ctx.uploads

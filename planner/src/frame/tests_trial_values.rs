@@ -325,3 +325,53 @@ fn a_class_digit_leaves_the_length_asked() {
         other => panic!("not groups: {other:?}"),
     }
 }
+
+/// Three logs of a session, none sent with the question: failed logins, which only the
+/// syslog's lines say, are counted and grouped there; "what happened around 02:01" is a
+/// timeline across all three, each log's events in the window counted.
+#[test]
+fn a_tag_only_another_log_says_and_a_timeline_of_every_log() {
+    let (lb, rows) = haproxy();
+    let mut app = String::new();
+    for i in 0..120u32 {
+        app.push_str(&format!(
+            "time=2026-11-30T02:{:02}:{:02}.000Z level=info user=u{:03} duration_ms=5 msg=\"order placed\"\n",
+            i / 60,
+            i % 60,
+            i % 4
+        ));
+    }
+    let mut syslog = String::new();
+    let mut by_ip = std::collections::BTreeMap::<&str, u64>::new();
+    for i in 0..90u32 {
+        let ip = ["203.0.113.7", "198.51.100.23", "203.0.113.7"][(i % 3) as usize];
+        *by_ip.entry(ip).or_default() += 1;
+        syslog.push_str(&format!(
+            "Nov 30 02:{:02}:{:02} web-2 sshd[{}]: Failed password for root from {ip} port {} ssh2\n",
+            i / 60,
+            i % 60,
+            2000 + i,
+            40000 + i
+        ));
+    }
+    let p = Planted::many(&[
+        ("haproxy.log", &lb),
+        ("syslog", &syslog),
+        ("shop-app.log", &app),
+    ]);
+    let top = p.top_group("which ip failed to log in the most");
+    assert_eq!(
+        (top.key[0].as_str(), top.count),
+        ("203.0.113.7", by_ip["203.0.113.7"])
+    );
+    let r = p.answer("what happened around 02:01?");
+    let names: Vec<&str> = r.sources.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    // 02:01 ± 5 minutes holds every planted line of the three logs (02:00 to 02:04:59).
+    assert_eq!(
+        r.matched,
+        rows.len() as u64 + 120 + 90,
+        "{:?}",
+        r.matched_per_file
+    );
+}
