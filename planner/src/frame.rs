@@ -81,8 +81,11 @@ mod tests_timeline;
 mod tests_trial_values;
 #[cfg(test)]
 mod tests_values;
+#[cfg(test)]
+mod tests_written;
 mod value_words;
 mod words;
+mod written;
 mod zh_runs;
 mod zones;
 
@@ -108,6 +111,10 @@ pub struct Frame {
     /// The filter (also in `query.filters`) made of words the lexicon does not know: it
     /// narrows a question about a log, it never makes a question one.
     pub object: Option<Filter>,
+    /// Such words the frame left out as a verb or filler beside what else it counts
+    /// ("which upstream refused connections the most"): the condition after all where the
+    /// log writes them.
+    pub unused_object: Option<Box<Filter>>,
     /// Whether the frame edits the conversation's last query.
     pub follow_up: bool,
 }

@@ -92,6 +92,7 @@ mod tests {
             or_else: Vec::new(),
             share_of: None,
             object: None,
+            unused_object: None,
             follow_up: false,
         }
     }

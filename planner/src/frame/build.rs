@@ -142,7 +142,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     };
     cond.hard.retain(|f| !zone_word(f));
     cond.soft.retain(|f| !zone_word(f));
-    q.filters = cond.hard;
+    q.filters = std::mem::take(&mut cond.hard);
     q.window = window(lex, p);
     // "the proxy and the app, around 04:10?": several logs at a time, with no figure asked
     // (or only their events: "list the events between 01:10 and 01:15"), is what happened
@@ -171,19 +171,8 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         q.measure = Measure::Rows;
     }
     tag_subject(lex, p, &mut q);
-    // Unknown words name what is counted or shown only when nothing else does: with a
-    // condition, a grouping or a field of their own they are verbs and filler ("which
-    // endpoint throws the most 5xx", "how many client ips hit us").
-    let bare = q.filters.is_empty()
-        && q.group_by.is_empty()
-        && q.field.as_ref().is_none_or(|f| f.as_str() == "time");
-    // A timeline shows everything in its window, the notable events first: its unknown
-    // words are how the question is put ("what's going on", "anything interesting",
-    // "the portal went down"), not text to look for, unless a filter word binds them.
     let timeline = q.measure == Measure::Timeline;
-    let object = cond
-        .object
-        .filter(|_| cond.object_qualifies || (bare && !timeline));
+    let (object, unused_object) = object_of(&q, &mut cond);
     q.filters.extend(object.clone());
     let named = statistic_of_named_events(&q, object.as_ref(), &cond.object_words);
     let mut soft = [cond.soft, named].concat();
@@ -205,7 +194,33 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         or_else,
         share_of: None,
         object,
+        unused_object,
         follow_up: false,
+    }
+}
+
+/// The unknown words' condition, and the one left out. They name what is counted or shown
+/// only when nothing else does: with a condition, a grouping or a field of their own they
+/// are verbs and filler ("which endpoint throws the most 5xx", "how many client ips hit
+/// us"), left for the log to confirm. A timeline shows everything in its window, the
+/// notable events first: its unknown words are how the question is put ("what's going on",
+/// "the portal went down"), not text to look for, unless a filter word binds them.
+fn object_of(
+    q: &Query,
+    cond: &mut super::build_filters::Conditions,
+) -> (Option<Filter>, Option<Box<Filter>>) {
+    let bare = q.filters.is_empty()
+        && q.group_by.is_empty()
+        && q.field.as_ref().is_none_or(|f| f.as_str() == "time");
+    let timeline = q.measure == Measure::Timeline;
+    match cond.object.take() {
+        Some(o) if cond.object_qualifies || (bare && !timeline) => (Some(o), None),
+        other => (
+            None,
+            other
+                .filter(|_| !timeline && cond.object_long)
+                .map(Box::new),
+        ),
     }
 }
 

@@ -23,6 +23,9 @@ pub struct Conditions {
     pub object_qualifies: bool,
     /// The object's words, as written.
     pub object_words: Vec<String>,
+    /// The object holds a word of four letters or more: a shorter one ("req") is a part of
+    /// too many of a log's words to say which events it means.
+    pub object_long: bool,
 }
 
 /// Hard filters, soft ones, and the unknown words a log question names.
@@ -71,6 +74,11 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
             words.map(str::to_string).collect()
         })
         .unwrap_or_default();
+    let object_long = found.as_ref().is_some_and(|o| {
+        p.lower[o.span.0..o.span.1]
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| w.chars().count() >= 4)
+    });
     let object = found.map(|o| o.filter);
     hard.extend(source_filters(lex, p, source, false));
     soft.extend(source_filters(lex, p, source, true));
@@ -83,6 +91,7 @@ pub fn filters(lex: &Lexicon, p: &Parsed, source: Source) -> Conditions {
         object,
         object_qualifies,
         object_words,
+        object_long,
     }
 }
 

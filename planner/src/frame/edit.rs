@@ -536,6 +536,7 @@ fn edited(query: Query, soft: Vec<Filter>, object: Option<Filter>) -> Frame {
         or_else: Vec::new(),
         share_of: None,
         object,
+        unused_object: None,
         follow_up: true,
     }
 }

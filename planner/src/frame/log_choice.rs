@@ -232,6 +232,30 @@ pub(super) fn log_says_the_object(ctx: &FrameCtx, frame: &super::Frame) -> bool 
         && log.is_some_and(|u| is_log_upload(u) && says_all(u, &patterns) == Some(true))
 }
 
+/// "which upstream refused connections the most": words the frame left out beside a
+/// grouping, with no condition of its own, are what is counted when the log writes them.
+pub(super) fn object_the_log_writes(ctx: &FrameCtx, frame: &mut super::Frame) {
+    let q = &frame.query;
+    let Some(unused) = frame.unused_object.as_ref() else {
+        return;
+    };
+    if q.source != Source::Log || q.group_by.is_empty() || !q.filters.is_empty() {
+        return;
+    }
+    let [file] = q.files.as_slice() else { return };
+    let patterns = text_patterns(std::slice::from_ref(unused.as_ref()));
+    let log = ctx
+        .uploads
+        .iter()
+        .find(|u| u.path.to_string_lossy() == file.as_str());
+    let writes = !patterns.is_empty()
+        && log.is_some_and(|u| is_log_upload(u) && says_all(u, &patterns) == Some(true));
+    if writes {
+        frame.object = frame.unused_object.take().map(|o| *o);
+        frame.query.filters.extend(frame.object.clone());
+    }
+}
+
 /// The patterns of the conditions on an event's text (a word, the forms of one, or the
 /// words a tag reads), compiled case-insensitively.
 fn text_patterns(filters: &[Filter]) -> Vec<regex::bytes::Regex> {

@@ -1,7 +1,7 @@
 //! Whether a question is a query over a table at all, the whole-file summary, or neither:
 //! a follow-up edit of the last query first, then a fresh frame that must ask something.
 
-use llmops_common::query::{Measure, Source};
+use llmops_common::query::{Measure, Query, Source};
 
 use super::build::{frame_of, measure_cue};
 use super::parsed::Parsed;
@@ -33,6 +33,11 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
         frame = frame_of(lex, &p, source, vec![path]);
     }
     let read_with = if only.is_empty() { ctx } else { &only_ctx };
+    // A phrase the log writes word for word is read as that text.
+    if let Some(quoted) = super::written::quote_written(lex, &p, &frame, read_with) {
+        return understand(&quoted, ctx);
+    }
+    super::log_choice::object_the_log_writes(read_with, &mut frame);
     super::share::population(lex, (text, &p), read_with, &mut frame);
     at_the_answer_time(lex, &p, ctx, &mut frame);
     let q = &frame.query;
@@ -65,34 +70,37 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
                 || (figure && frame.object.is_some() && (sent_with_it || said()))
         }
         Source::Log => narrowed || q.measure != Measure::Count || measure_cue(lex, &p).is_some(),
-        // A system table with no condition of its own (only what its name implies, like
-        // "listening"), no grouping and no figure asked is the monitor's overview; "how many
-        // established connections" counts what the name implies.
-        _ => {
-            let implied = super::build_filters::source_filters(lex, &p, source, false);
-            let names = p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].names));
-            // "有没有僵尸进程", "are there any zombies": asked yes or no is a figure too.
-            let figure = measure_cue(lex, &p).is_some() || p.asks_if_any(lex);
-            // "which mount has the highest usage": the row with the extreme value, asked
-            // of the table by its name.
-            let which = p.hits.iter().any(|h| p.hit_is(h, &lex.grammar.asks))
-                && p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].source == source));
-            let extreme = matches!(q.measure, Measure::Max | Measure::Min) && q.field.is_some();
-            // "how many processes": a count of the table its word names (a filesystem's
-            // "多少" asks its usage).
-            let counted = q.measure == Measure::Count
-                && source != Source::Mounts
-                && measure_cue(lex, &p).is_some()
-                && p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].source == source));
-            names
-                || counted
-                || q.filters.iter().any(|f| !implied.contains(f))
-                || (!q.group_by.is_empty() && figure)
-                || (!implied.is_empty() && figure)
-                || (which && extreme)
-        }
+        _ => system_table_asked(lex, &p, source, q),
     };
     asked.then(|| Understood::Query(Box::new(frame)))
+}
+
+/// Whether a question of a system table asks something of it: a table with no condition of
+/// its own (only what its name implies, like "listening"), no grouping and no figure asked
+/// is the monitor's overview; "how many established connections" counts what the name
+/// implies.
+fn system_table_asked(lex: &Lexicon, p: &Parsed, source: Source, q: &Query) -> bool {
+    let implied = super::build_filters::source_filters(lex, p, source, false);
+    let names = p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].names));
+    // "有没有僵尸进程", "are there any zombies": asked yes or no is a figure too.
+    let figure = measure_cue(lex, p).is_some() || p.asks_if_any(lex);
+    // "which mount has the highest usage": the row with the extreme value, asked
+    // of the table by its name.
+    let which = p.hits.iter().any(|h| p.hit_is(h, &lex.grammar.asks))
+        && p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].source == source));
+    let extreme = matches!(q.measure, Measure::Max | Measure::Min) && q.field.is_some();
+    // "how many processes": a count of the table its word names (a filesystem's
+    // "多少" asks its usage).
+    let counted = q.measure == Measure::Count
+        && source != Source::Mounts
+        && measure_cue(lex, p).is_some()
+        && p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].source == source));
+    names
+        || counted
+        || q.filters.iter().any(|f| !implied.contains(f))
+        || (!q.group_by.is_empty() && figure)
+        || (!implied.is_empty() && figure)
+        || (which && extreme)
 }
 
 /// Words only a question about a log's contents has: a log source word, a log field, a

@@ -1,0 +1,143 @@
+//! Phrases a log writes word for word, read as that text over planted logs, with their
+//! figures checked: a phrase holding cue words ("no live upstreams", "DB saved on disk"),
+//! a grouped field kept out of a phrase, a grouping word never taken into one, and words
+//! left out beside a grouping that the log writes.
+
+use llmops_common::query::QueryValue;
+
+use super::tests_answers::Planted;
+
+/// An nginx error log: upstream timeouts per upstream, refused connections, "no live
+/// upstreams" lines (the last of them planted) and health checks that say "live".
+fn nginx_error() -> (String, [u64; 3], String) {
+    let mut text = String::new();
+    // Timed out per upstream (a, b), and refused at upstream b.
+    let mut counts = [0u64; 3];
+    let mut last_no_live = String::new();
+    for i in 0..240u32 {
+        let ts = format!("2026/11/30 02:{:02}:{:02}", i / 60, i % 60);
+        let up = if i % 5 < 3 {
+            "10.0.0.7:9000"
+        } else {
+            "10.0.0.8:9000"
+        };
+        let line = match i % 4 {
+            0 | 1 => {
+                counts[usize::from(up.ends_with("8:9000"))] += 1;
+                format!("{ts} [error] 9#9: *{i} upstream timed out (110: Connection timed out) while reading response header from upstream, client: 10.1.0.{}, server: shop, request: \"GET /a HTTP/1.1\", upstream: \"fastcgi://{up}\", host: \"shop\"", i % 9)
+            }
+            // Another line saying "live", the log's last but one.
+            2 if i % 3 == 1 => {
+                format!("{ts} [notice] 9#9: health check: upstream 10.0.0.7:9000 is live")
+            }
+            2 if i % 3 == 0 => {
+                last_no_live = ts.clone();
+                format!("{ts} [error] 9#9: *{i} no live upstreams while connecting to upstream, client: 10.1.0.1, server: shop, request: \"GET / HTTP/1.1\", upstream: \"fastcgi://php\", host: \"shop\"")
+            }
+            _ => {
+                // Refused mostly by the second upstream.
+                let up = if i % 5 == 0 {
+                    "10.0.0.7:9000"
+                } else {
+                    "10.0.0.8:9000"
+                };
+                counts[2] += u64::from(up.ends_with("8:9000"));
+                format!("{ts} [error] 9#9: *{i} connect() failed (111: Connection refused) while connecting to upstream, client: 10.1.0.2, server: shop, request: \"POST /c HTTP/1.1\", upstream: \"fastcgi://{up}\", host: \"shop\"")
+            }
+        };
+        text.push_str(&line);
+        text.push('\n');
+    }
+    (text, counts, last_no_live)
+}
+
+#[test]
+fn a_phrase_the_log_writes_is_that_text() {
+    let (text, counts, last) = nginx_error();
+    let p = Planted::new("error.log", &text);
+    for q in [
+        "when was the last no live upstreams",
+        "最后一次 no live upstreams 是什么时候",
+    ] {
+        match p.answer(q).value {
+            QueryValue::Rows { rows, .. } => {
+                assert!(rows[0].text.starts_with(&last), "{q}: {rows:?}");
+                assert!(rows[0].text.contains("no live upstreams"), "{q}: {rows:?}");
+            }
+            other => panic!("{q}: not rows: {other:?}"),
+        }
+    }
+    let no_live = text.matches("no live upstreams").count() as u64;
+    let r = p.answer("how many no live upstreams errors");
+    assert!(
+        matches!(r.value, QueryValue::Count { count } if count == no_live),
+        "{:?} (planted {no_live})",
+        r.value
+    );
+    // "upstream" right after "which" is the grouped field, not a word of a phrase.
+    let top = p.top_group("which upstream timed out the most");
+    assert!(top.key[0].contains("10.0.0.7:9000"), "{top:?}");
+    assert_eq!(top.count, counts[0], "{top:?}");
+    // Words left out beside a grouping ("refused") are its condition where the log
+    // writes them.
+    let top = p.top_group("which upstream refused connections the most");
+    assert!(top.key[0].contains("10.0.0.8:9000"), "{top:?}");
+    assert_eq!(top.count, counts[2], "{top:?}");
+}
+
+/// A Redis log whose "DB saved on disk" lines are fewer than its other saving lines: the
+/// phrase, cue words ("DB", "disk") and all, counts only its own lines; a grouping word the
+/// log also writes ("by user") stays the grouping.
+#[test]
+fn cue_words_inside_a_written_phrase_and_a_grouping_kept() {
+    let mut text = String::new();
+    let mut saved = 0u64;
+    for i in 0..200u32 {
+        let ts = format!("30 Nov 2026 02:{:02}:{:02}.000", i / 60 % 60, i % 60);
+        let msg = match i % 4 {
+            0 => {
+                saved += 1;
+                "DB saved on disk".to_string()
+            }
+            1 => "Background saving started by pid 77".to_string(),
+            2 => "Background saving terminated with success".to_string(),
+            _ => format!("{} changes in 60 seconds. Saving...", 100 + i),
+        };
+        text.push_str(&format!("1:M {ts} * {msg}\n"));
+    }
+    let p = Planted::new("redis-server.log", &text);
+    for q in [
+        "how many DB saved on disk in redis-server.log",
+        "redis-server.log 里 DB saved on disk 有几次",
+    ] {
+        let r = p.answer(q);
+        assert!(
+            matches!(r.value, QueryValue::Count { count } if count == saved),
+            "{q}: {:?} (planted {saved})",
+            r.value
+        );
+    }
+    let mut app = String::new();
+    let mut errors = std::collections::BTreeMap::<String, u64>::new();
+    for i in 0..120u32 {
+        let user = format!("u{}", i % 3);
+        // u0 fails every time, the others every other time.
+        let level = if i % 3 == 0 || i % 2 == 0 {
+            "error"
+        } else {
+            "info"
+        };
+        if level == "error" {
+            *errors.entry(user.clone()).or_default() += 1;
+        }
+        app.push_str(&format!(
+            "time=2026-11-30T02:{:02}:{:02}.000Z level={level} user={user} msg=\"job cancelled by user\"\n",
+            i / 60,
+            i % 60
+        ));
+    }
+    let p = Planted::new("jobs.log", &app);
+    let (top, n) = errors.iter().max_by_key(|(_, n)| **n).expect("errors");
+    let got = p.top_group("errors by user in jobs.log");
+    assert_eq!((&got.key[0], got.count), (top, *n), "{got:?}");
+}
