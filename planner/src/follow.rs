@@ -374,15 +374,27 @@ fn ordinal_task(text: &str, ctx: &MessageCtx) -> Option<Task> {
     Some(read_task(path, text))
 }
 
-/// "and the second one?" after an answer that listed one item: says so, naming what it
-/// listed, instead of looking for the words. `None` when the last answer listed nothing or
-/// the position is there (the frame's edit picks it).
+/// "and the second one?" after an answer that listed one item, or none (nothing matched):
+/// says so, naming what it listed, instead of looking for the words or reading the file.
+/// `None` when the position is there (the frame's edit picks it) or the last answer was no
+/// query's.
 fn beyond_the_last_answers_items(o: Ordinal, ctx: &MessageCtx) -> Option<Task> {
     let last = ctx.conv.last_query.as_ref()?;
     let n = last.items.len();
     let Ordinal::Nth(k) = o else { return None };
-    if n == 0 || k <= n || ctx.conv.last_list.is_some() {
+    let just_asked = ctx.conv.last_topic == Some(Topic::Query);
+    if k <= n || ctx.conv.last_list.is_some() || (n == 0 && !just_asked) {
         return None;
+    }
+    if n == 0 {
+        return Some(Task::Reply(
+            ctx.lang
+                .pick(
+                    "上一个回答没有列出任何项（没有匹配的事件），没有可选的第几项。",
+                    "The last answer listed nothing (no event matched), so there is no item to pick.",
+                )
+                .to_string(),
+        ));
     }
     let names: Vec<String> = last
         .items
@@ -767,6 +779,16 @@ mod tests {
             ),
             "a listed position is the frame's to pick"
         );
+        let none = Conversation {
+            last_query: Some(last(&[])),
+            last_topic: Some(Topic::Query),
+            turns: 1,
+            ..Conversation::default()
+        };
+        match ask(&none, "那第二个呢", Lang::Zh) {
+            Some(Task::Reply(r)) => assert!(r.contains("没有列出任何项"), "{r}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -386,10 +386,13 @@ fn logs_named_by_a_name_part<'a>(lower: &str, ctx: &FrameCtx<'a>) -> (NamedAt<'a
 /// name no software.
 fn format_named(u: &crate::UploadRef, word: &str) -> bool {
     const NO_PROGRAM: [&str; 3] = ["generic", "plain", "json"];
-    u.format
-        .as_deref()
-        .and_then(|f| f.split('_').next())
-        .is_some_and(|head| head == word && !NO_PROGRAM.contains(&head))
+    let Some(format) = u.format.as_deref() else {
+        return false;
+    };
+    let head = format.split('_').next().unwrap_or(format);
+    // Or the whole name, as its program writes it ("php-fpm" for `php_fpm`).
+    let whole = format.contains('_') && format.replace('_', "-") == word.replace('_', "-");
+    (head == word && !NO_PROGRAM.contains(&head)) || whole
 }
 
 /// A name's parts between `.`, `-`, `_` and `@`, as `-a-b-c-`: a word names a file when its parts

@@ -141,3 +141,72 @@ fn cue_words_inside_a_written_phrase_and_a_grouping_kept() {
     let got = p.top_group("errors by user in jobs.log");
     assert_eq!((&got.key[0], got.count), (top, *n), "{got:?}");
 }
+
+/// A PHP-FPM log and an nginx error log of one session, none sent with the question:
+/// "php-fpm" names the PHP-FPM log (its format, as the program writes its name); a phrase
+/// with a number and a plural the log writes otherwise ("children exited on signal 9",
+/// "PHP Fatal errors") counts the lines that say it; nginx's "limiting requests" lines are
+/// rate limiting, grouped by client.
+#[test]
+fn a_php_fpm_log_and_nginxs_rate_limiting() {
+    let mut fpm = String::new();
+    let (mut max_children, mut sigkill, mut fatal) = (0u64, 0u64, 0u64);
+    for i in 0..300u32 {
+        let ts = format!("30-Nov-2026 02:{:02}:{:02}", i / 60, i % 60);
+        let pool = ["www", "api"][(i % 2) as usize];
+        let line = match i % 6 {
+            0 => {
+                max_children += 1;
+                format!("[{ts}] WARNING: [pool {pool}] server reached pm.max_children setting (50), consider raising it")
+            }
+            1 => {
+                sigkill += 1;
+                format!("[{ts}] WARNING: [pool {pool}] child {} exited on signal 9 (SIGKILL) after 12.5 seconds from start", 1000 + i)
+            }
+            2 => format!("[{ts}] NOTICE: [pool {pool}] child {} exited with code 0 after 3600.1 seconds from start", 1000 + i),
+            3 => {
+                fatal += 1;
+                format!("[{ts}] WARNING: [pool {pool}] child {} said into stderr: \"PHP Fatal error:  Allowed memory size of 134217728 bytes exhausted\"", 1000 + i)
+            }
+            _ => format!("[{ts}] NOTICE: [pool {pool}] child {} started", 1000 + i),
+        };
+        fpm.push_str(&line);
+        fpm.push('\n');
+    }
+    let mut ngx = String::new();
+    let mut limited = std::collections::BTreeMap::<String, u64>::new();
+    for i in 0..200u32 {
+        let ts = format!("2026/11/30 02:{:02}:{:02}", i / 60, i % 60);
+        let client = format!("192.0.2.{}", if i % 3 == 0 { 9 } else { i % 7 });
+        if i % 2 == 0 {
+            *limited.entry(client.clone()).or_default() += 1;
+            ngx.push_str(&format!("{ts} [warn] 9#9: *{i} limiting requests, excess: 5.120 by zone \"perip\", client: {client}, server: shop, request: \"GET /search HTTP/1.1\", host: \"shop\"\n"));
+        } else {
+            ngx.push_str(&format!("{ts} [error] 9#9: *{i} open() \"/var/www/favicon.ico\" failed (2: No such file or directory), client: {client}, server: shop, request: \"GET /favicon.ico HTTP/1.1\", host: \"shop\"\n"));
+        }
+    }
+    let p = Planted::many(&[("php8.2-fpm.log", &fpm), ("error.log", &ngx)]);
+    let count = |q: &str, planted: u64, log: &str| {
+        let r = p.answer(q);
+        assert_eq!(r.sources[0].name, log, "{q}");
+        assert!(
+            matches!(r.value, QueryValue::Count { count } if count == planted),
+            "{q}: {:?} (planted {planted})",
+            r.value
+        );
+    };
+    count(
+        "php-fpm 里 max_children 报了多少次",
+        max_children,
+        "php8.2-fpm.log",
+    );
+    count(
+        "how many children exited on signal 9",
+        sigkill,
+        "php8.2-fpm.log",
+    );
+    count("how many PHP Fatal errors", fatal, "php8.2-fpm.log");
+    let (top, n) = limited.iter().max_by_key(|(_, n)| **n).expect("limited");
+    let got = p.top_group("which client got rate limited the most in error.log");
+    assert_eq!((&got.key[0], got.count), (top, *n), "{got:?}");
+}

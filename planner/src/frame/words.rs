@@ -43,13 +43,12 @@ pub(super) fn word_forms(phrase: &str) -> (FilterOp, String) {
         .map(|s| format!("\\b{}\\w*", regex_escape(s)))
         .collect();
     let forward = parts.join("[\\s_-]+");
-    // Two words a log may write the other way round, a word or two apart ("losing
-    // pressure": "pressure lost"; "closed batches": "Batch 0502 closed").
+    // Two words a log may write a word or two apart ("children exited": "child 4454
+    // exited"), or the other way round ("losing pressure": "pressure lost"; "closed
+    // batches": "Batch 0502 closed").
     if let [a, b] = parts.as_slice() {
-        return (
-            FilterOp::Regex,
-            format!("{forward}|{b}(?:\\W+\\w+){{0,2}}?\\W+{a}"),
-        );
+        let apart = |x: &str, y: &str| format!("{x}(?:\\W+\\w+){{0,2}}?\\W+{y}");
+        return (FilterOp::Regex, format!("{}|{}", apart(a, b), apart(b, a)));
     }
     (FilterOp::Regex, forward)
 }
@@ -90,8 +89,12 @@ fn undouble(s: &str) -> &str {
 }
 
 /// The plural's stem, so "deadlocks" finds "deadlock" (and "deadlocks"): a trailing `s`
-/// goes unless the word ends in `ss`, `us` or `is`.
+/// goes unless the word ends in `ss`, `us` or `is`; a plural the lexicon lists
+/// (`[plurals]`: "children") is its singular.
 fn singular(phrase: &str) -> String {
+    if let Some(one) = crate::lexicon::lexicon().grammar.plurals.get(phrase) {
+        return one.clone();
+    }
     let keep = ["ss", "us", "is"].iter().any(|e| phrase.ends_with(e));
     match phrase.strip_suffix('s') {
         Some(stem) if !keep && stem.len() >= 3 => stem.to_string(),

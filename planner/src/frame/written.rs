@@ -20,8 +20,8 @@ const LONGEST: usize = 6;
 type Word = (usize, usize);
 
 /// The question with each phrase its log writes word for word quoted, when it has such a
-/// phrase: a run of two or more words holding a cue word, not opening or closing on a
-/// small word or a cue of the question's grammar, and not a field a grouping word asks
+/// phrase: a run of two or more words, not opening or closing on a small word or a cue of
+/// the question's grammar, and not a field a grouping word asks
 /// ("which upstream timed out" keeps `upstream` the grouped field). `None` when none is
 /// written, or the question reads several logs (a timeline's words say how it is put).
 pub(super) fn quote_written(
@@ -44,34 +44,60 @@ pub(super) fn quote_written(
         .iter()
         .find(|u| u.path.to_string_lossy() == file.as_str())
         .filter(|u| is_log_upload(u))?;
-    let candidates = candidates(lex, p);
+    let (candidates, runs) = candidates(lex, p);
     if candidates.is_empty() {
         return None;
     }
-    let written = written_of(&u.path, &p.lower, &candidates)?;
+    // Each run's words the lexicon does not know, looked for alone too: one the log also
+    // writes ("kafka" of "the kafka circuit breaker", in its own key) keeps the run read
+    // word by word, as the events' words.
+    let unknown: Vec<Vec<Word>> = runs.iter().map(|r| unknown_words(lex, p, r)).collect();
+    let mut looked_for = candidates.clone();
+    looked_for.extend(unknown.iter().flatten().copied());
+    let written = written_of(&u.path, &p.lower, &looked_for)?;
+    let said = |w: &Word| {
+        let i = looked_for.iter().position(|x| x == w);
+        i.is_some_and(|i| written[i].is_some())
+    };
+    let leaves_a_written_word = |(s, e): Word| {
+        unknown
+            .iter()
+            .filter(|ws| ws.iter().any(|&(a, b)| s <= a && b <= e))
+            .flatten()
+            .any(|&(a, b)| (b <= s || e <= a) && said(&(a, b)))
+    };
     // The longest first, then the earliest; none overlapping another taken.
-    let mut found: Vec<Word> = candidates
-        .into_iter()
-        .zip(written)
-        .filter_map(|(c, w)| w.then_some(c))
+    let mut found: Vec<(Word, String)> = candidates
+        .iter()
+        .zip(&written)
+        .filter(|&(&c, _)| !leaves_a_written_word(c))
+        .filter_map(|(&c, w)| Some((c, w.clone()?)))
         .collect();
-    found.sort_by_key(|&(s, e)| (std::cmp::Reverse(e - s), s));
-    let mut taken: Vec<Word> = Vec::new();
-    for (s, e) in found {
-        if !taken.iter().any(|&(a, b)| s < b && a < e) {
-            taken.push((s, e));
+    found.sort_by_key(|&((s, e), _)| (std::cmp::Reverse(e - s), s));
+    let mut taken: Vec<(Word, String)> = Vec::new();
+    for ((s, e), as_written) in found {
+        if !taken.iter().any(|&((a, b), _)| s < b && a < e) {
+            taken.push(((s, e), as_written));
         }
     }
-    if taken.is_empty() {
+    taken.sort_unstable();
+    // Two phrases a list joins ("Payment authorised 和 Payment declined") are either of
+    // them, which quoted texts are not: such a question is read word by word.
+    let joiners = &lex.grammar.joiners;
+    let listed = taken.windows(2).any(|w| {
+        let gap = p.lower[w[0].0 .1..w[1].0 .0].trim();
+        joiners.all().any(|j| j == gap)
+    });
+    if taken.is_empty() || listed {
         return None;
     }
-    taken.sort_unstable();
+    // Quoted as the log writes it: "PHP Fatal errors" is looked for as "Fatal error".
     let mut out = String::with_capacity(p.text.len() + 4 * taken.len());
     let mut at = 0;
-    for (s, e) in taken {
+    for ((s, e), as_written) in taken {
         out.push_str(&p.text[at..s]);
         out.push('"');
-        out.push_str(&p.text[s..e]);
+        out.push_str(&as_written);
         out.push('"');
         at = e;
     }
@@ -79,10 +105,12 @@ pub(super) fn quote_written(
     Some(out)
 }
 
-/// The runs of words the question could have copied from its log.
-fn candidates(lex: &Lexicon, p: &Parsed) -> Vec<Word> {
+/// The runs of words the question could have copied from its log, and the runs of words
+/// they are taken from.
+fn candidates(lex: &Lexicon, p: &Parsed) -> (Vec<Word>, Vec<Vec<Word>>) {
     let mut out = Vec::new();
-    for run in word_runs(p) {
+    let runs = word_runs(p);
+    for run in &runs {
         for n in (2..=LONGEST.min(run.len())).rev() {
             for w in run.windows(n) {
                 let span = (w[0].0, w[n - 1].1);
@@ -92,7 +120,21 @@ fn candidates(lex: &Lexicon, p: &Parsed) -> Vec<Word> {
             }
         }
     }
-    out
+    (out, runs)
+}
+
+/// The words of a run no cue covers, no small word and no number: a name or a word the
+/// question's reader cannot place.
+fn unknown_words(lex: &Lexicon, p: &Parsed, run: &[Word]) -> Vec<Word> {
+    run.iter()
+        .copied()
+        .filter(|&(s, e)| {
+            let t = &p.lower[s..e];
+            !p.hits.iter().any(|h| h.start < e && s < h.end)
+                && !lex.grammar.stop.en.iter().any(|w| w == t)
+                && !t.bytes().all(|b| b.is_ascii_digit())
+        })
+        .collect()
 }
 
 /// Runs of ASCII words side by side (one space apart) that no literal of the question's
@@ -117,8 +159,15 @@ fn word_runs(p: &Parsed) -> Vec<Vec<Word>> {
             i += 1;
         }
         let end = start + p.lower[start..i].trim_end_matches(['.', '-']).len();
+        // A plain number is a word of a phrase ("exited on signal 9"); a number with a
+        // unit is a length or a size of the question's own.
         let own_literal = p.lits.iter().any(|l| {
-            l.start < end && start < l.end && !matches!(l.lit, Lit::Word(_) | Lit::Ident(_))
+            l.start < end
+                && start < l.end
+                && !matches!(
+                    l.lit,
+                    Lit::Word(_) | Lit::Ident(_) | Lit::Number { unit: None, .. }
+                )
         });
         if own_literal || end == start {
             if !run.is_empty() {
@@ -135,20 +184,17 @@ fn word_runs(p: &Parsed) -> Vec<Vec<Word>> {
     runs
 }
 
-/// Whether words `w` may be a phrase the log wrote: a cue word among them (a run of
-/// unknown words alone is the object's, matched by its forms), no small word or grammar cue
-/// at either end, no field right after a grouping word, and no digits only.
+/// Whether words `w` may be a phrase the log wrote: no small word or grammar cue at either
+/// end (a number may close it: "signal 9"), no cue cut in two, and no field right after a
+/// grouping word.
 fn phrase_like(lex: &Lexicon, p: &Parsed, w: &[Word]) -> bool {
     let (start, end) = (w[0].0, w[w.len() - 1].1);
     let text = |&(s, e): &Word| &p.lower[s..e];
-    let small = |x: &Word| {
-        let t = text(x);
-        lex.grammar.stop.en.iter().any(|s| s == t) || t.bytes().all(|b| b.is_ascii_digit())
-    };
+    let stop = |x: &Word| lex.grammar.stop.en.iter().any(|s| s == text(x));
+    let digits = |x: &Word| text(x).bytes().all(|b| b.is_ascii_digit());
     let hits_on = |&(s, e): &Word| p.hits.iter().filter(move |h| h.start < e && s < h.end);
     let grammar = |h: &Hit| !h.cue.is_content() && h.cue != Cue::Negate;
-    let edge_bad = |x: &Word| small(x) || hits_on(x).any(grammar);
-    let cue_inside = w.iter().any(|x| hits_on(x).any(|h| h.cue.is_content()));
+    let edge_bad = |x: &Word| stop(x) || hits_on(x).any(grammar);
     // A cue reaching past the phrase ("error rate" cut at "error") is read whole.
     let cut = p
         .hits
@@ -158,33 +204,62 @@ fn phrase_like(lex: &Lexicon, p: &Parsed, w: &[Word]) -> bool {
         && p.hits.iter().any(|h| {
             h.cue == Cue::Group && h.end <= start && p.lower[h.end..start].trim().is_empty()
         });
-    cue_inside && !cut && !grouped && !edge_bad(&w[0]) && !edge_bad(&w[w.len() - 1])
+    let last = &w[w.len() - 1];
+    let words = w.iter().filter(|x| !digits(x)).count();
+    words >= 2
+        && !cut
+        && !grouped
+        && !edge_bad(&w[0])
+        && !digits(&w[0])
+        && (digits(last) || !edge_bad(last))
 }
 
-/// Which of the phrases (spans of `lower`) the log writes, case ignored and any run of
-/// spaces between words alike; `None` when it cannot be read.
-fn written_of(path: &std::path::Path, lower: &str, phrases: &[Word]) -> Option<Vec<bool>> {
+/// How the log writes each of the phrases (spans of `lower`), if it does: its first
+/// occurrence, case, spaces and a plural's `s` as the log has them; `None` when the log
+/// cannot be read.
+fn written_of(
+    path: &std::path::Path,
+    lower: &str,
+    phrases: &[Word],
+) -> Option<Vec<Option<String>>> {
     let patterns: Vec<String> = phrases
         .iter()
         .map(|&(s, e)| {
-            let words: Vec<String> = lower[s..e].split_whitespace().map(regex::escape).collect();
+            // A plural the question says may be written singular ("PHP Fatal errors":
+            // "PHP Fatal error"), and the other way round.
+            let words: Vec<String> = lower[s..e]
+                .split_whitespace()
+                .map(|w| match w.strip_suffix('s').filter(|x| x.len() >= 3) {
+                    Some(one) => format!("{}s?", regex::escape(one)),
+                    None => format!("{}s?", regex::escape(w)),
+                })
+                .collect();
             format!(r"(?i)\b{}\b", words.join(r"[ \t]+"))
         })
         .collect();
     let set = regex::bytes::RegexSet::new(&patterns).ok()?;
-    let mut found = vec![false; phrases.len()];
+    let each: Vec<regex::bytes::Regex> = patterns
+        .iter()
+        .map(|p| regex::bytes::Regex::new(p))
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let mut found: Vec<Option<String>> = vec![None; phrases.len()];
     let mut file = std::fs::File::open(path).ok()?.take(READ);
     const BLOCK: usize = 1 << 20;
     let mut buf: Vec<u8> = Vec::with_capacity(BLOCK * 2);
     let mut block = vec![0u8; BLOCK];
-    while found.iter().any(|f| !f) {
+    while found.iter().any(Option::is_none) {
         let n = file.read(&mut block).ok()?;
         if n == 0 {
             break;
         }
         buf.extend_from_slice(&block[..n]);
         for i in set.matches(&buf).iter() {
-            found[i] = true;
+            if found[i].is_none() {
+                found[i] = each[i]
+                    .find(&buf)
+                    .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned());
+            }
         }
         // Keep the last (partial) line for the next block.
         let keep = buf.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);

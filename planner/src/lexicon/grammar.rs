@@ -326,6 +326,10 @@ pub struct Grammar {
     /// got…").
     #[serde(default)]
     pub relative: Words,
+    /// English plurals not made with `s` ("children": "child"), so a log's word is found
+    /// whichever number the question says it in.
+    #[serde(default)]
+    pub plurals: BTreeMap<String, String>,
     /// Words linking unknown words to a condition beside them, which then says whose they
     /// are ("nginx 的重启", "restarts of nginx", "java 被 oom 杀"); side by side needs none.
     #[serde(default)]
