@@ -523,13 +523,14 @@ fn groups_lead(
         (None, _) => top.count.to_string(),
     };
     let total = r.matched;
+    let tie = ranked::tied_at_the_top(r, rows, lang);
     let mut s = match lang {
         Lang::Zh => format!(
-            "{what} —— 第一是 **{}**（{value}）；共 {total} 条匹配，{groups} 个分组{part}。",
+            "{what} —— 第一是 **{}**（{value}）{tie}；共 {total} 条匹配，{groups} 个分组{part}。",
             group_key(r, top)
         ),
         Lang::En => format!(
-            "{what}: the top one is **{}** ({value}); {total} matching events in {groups} groups{part}.",
+            "{what}: the top one is **{}** ({value}){tie}; {total} matching events in {groups} groups{part}.",
             group_key(r, top)
         ),
     };

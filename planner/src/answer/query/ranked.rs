@@ -158,6 +158,25 @@ fn tied((before, after): (bool, bool), n: usize, lang: Lang) -> String {
     }
 }
 
+/// The groups tied with the top one, named after it, when any is: "; tied at the top with
+/// **b** and **c**". Empty when the top stands alone (or only the listed rows are known:
+/// a tie with an unlisted group is not said).
+pub(super) fn tied_at_the_top(r: &QueryResult, rows: &[GroupRow], lang: Lang) -> String {
+    let Some(top) = rows.first() else {
+        return String::new();
+    };
+    let others: Vec<String> = rows[1..]
+        .iter()
+        .take_while(|g| (g.value, g.count) == (top.value, top.count))
+        .map(|g| format!("**{}**", group_key(r, g)))
+        .collect();
+    match (others.is_empty(), lang) {
+        (true, _) => String::new(),
+        (false, Lang::Zh) => format!("（与 {} 并列第一）", others.join("、")),
+        (false, Lang::En) => format!(" (tied at the top with {})", others.join(", ")),
+    }
+}
+
 fn too_few(what: &str, n: usize, have: usize, part: &str, lang: Lang) -> String {
     match lang {
         Lang::Zh => format!("{what} —— 只有 {have} 个，没有第 {n} 个{part}。"),

@@ -384,3 +384,56 @@ fn a_numeric_group_key_names_its_field() {
     assert_eq!(group_key(&r, &row("4")), "lane=4 / north");
     assert_eq!(group_key(&r, &row("ssd")), "ssd / north");
 }
+
+/// A top shared by several groups is said to be a tie, naming the others, in both
+/// languages; a top of its own says nothing more.
+#[test]
+fn a_tie_at_the_top_is_said() {
+    use llmops_common::query::{GroupRow, Query, QueryValue};
+    let row = |k: &str, count: u64| GroupRow {
+        key: vec![k.to_string()],
+        count,
+        value: None,
+        example: None,
+        of: None,
+    };
+    let result = |rows: Vec<GroupRow>| QueryResult {
+        query: Query::default(),
+        described_zh: String::new(),
+        described_en: String::new(),
+        sources: vec![],
+        resolved: vec![],
+        matched: rows.iter().map(|r| r.count).sum(),
+        matched_per_file: vec![],
+        value: QueryValue::Groups {
+            by: vec!["client".into()],
+            rows: rows.clone(),
+            groups: rows.len() as u64,
+            rest: 0,
+            unit: Unit::None,
+        },
+        pipeline: None,
+        notes: vec![],
+        share_base: None,
+    };
+    let tied = vec![
+        row("10.0.0.5", 25),
+        row("10.0.0.3", 25),
+        row("10.0.0.9", 25),
+        row("10.0.0.1", 20),
+    ];
+    let r = result(tied.clone());
+    let en = groups_lead(&r, "clients", &tied, 4, "", Lang::En);
+    assert!(
+        en.contains("**10.0.0.5** (25) (tied at the top with **10.0.0.3**, **10.0.0.9**)"),
+        "{en}"
+    );
+    let zh = groups_lead(&r, "客户端", &tied, 4, "", Lang::Zh);
+    assert!(
+        zh.contains("（与 **10.0.0.3**、**10.0.0.9** 并列第一）"),
+        "{zh}"
+    );
+    let alone = vec![row("10.0.0.5", 26), row("10.0.0.3", 25)];
+    let r = result(alone.clone());
+    assert!(!groups_lead(&r, "clients", &alone, 2, "", Lang::En).contains("tied"));
+}
