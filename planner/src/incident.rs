@@ -93,8 +93,11 @@ fn top_process(lower: &str, words: &[String]) -> Option<ProcSort> {
         || w("procs")
         || w("program")
         || w("programs")
+        || w("binary")
+        || w("binaries")
         || w("pid");
-    let memory = contains_any(lower, &["内存", "mem占"]) || w("memory") || w("ram") || w("mem");
+    let memory =
+        contains_any(lower, &["内存", "mem占"]) || w("memory") || w("ram") || w("mem") || w("rss");
     let cpu = lower.contains("cpu") || contains_any(lower, &["处理器", "算力"]);
     let ranking = contains_any(
         lower,

@@ -25,6 +25,8 @@ fn top_processes_by_memory_and_cpu() {
         ("内存被谁吃光了，哪个进程最占内存", ProcSort::Memory),
         ("占用 CPU 最高的是哪个程序", ProcSort::Cpu),
         ("list the top processes by RAM", ProcSort::Memory),
+        ("top 3 processes by rss", ProcSort::Memory),
+        ("which binary uses the most memory", ProcSort::Memory),
         ("what process is hogging the cpu right now", ProcSort::Cpu),
         ("what's eating memory on this box", ProcSort::Memory),
         ("进程 CPU 排行", ProcSort::Cpu),
