@@ -210,3 +210,21 @@ fn a_php_fpm_log_and_nginxs_rate_limiting() {
     let got = p.top_group("which client got rate limited the most in error.log");
     assert_eq!((&got.key[0], got.count), (top, *n), "{got:?}");
 }
+
+/// A tag's own words keep the tag: a journal whose systemd line says "killed by the OOM
+/// killer" after the kernel's first kill, which says "Out of memory: Killed process": the
+/// first OOM kill is the kernel's line.
+#[test]
+fn a_tags_words_keep_the_tag() {
+    let text = "\
+2032-04-22T02:30:00+0000 db-1 postgres[900]: LOG:  checkpoint starting: time
+2032-04-22T02:37:29+0000 db-1 kernel: Out of memory: Killed process 48842 (postgres) total-vm:8123456kB
+2032-04-22T02:37:30+0000 db-1 systemd[1]: postgresql@16-main.service: A process of this unit has been killed by the OOM killer.
+2032-04-22T02:40:00+0000 db-1 postgres[901]: LOG:  database system is ready to accept connections
+";
+    let p = Planted::new("db-1-journal.txt", text);
+    match p.answer("when did the OOM killer first fire").value {
+        QueryValue::Rows { rows, .. } => assert!(rows[0].text.contains("48842"), "{rows:?}"),
+        other => panic!("not rows: {other:?}"),
+    }
+}

@@ -4,7 +4,7 @@
 
 use std::io::Read;
 
-use llmops_common::query::{Measure, Source};
+use llmops_common::query::{FilterOp, Measure, Source};
 
 use super::parsed::Parsed;
 use super::scan::Lit;
@@ -185,8 +185,8 @@ fn word_runs(p: &Parsed) -> Vec<Vec<Word>> {
 }
 
 /// Whether words `w` may be a phrase the log wrote: no small word or grammar cue at either
-/// end (a number may close it: "signal 9"), no cue cut in two, and no field right after a
-/// grouping word.
+/// end (a number may close it: "signal 9"), no cue cut in two, no field right after a
+/// grouping word, and not all a tag's words.
 fn phrase_like(lex: &Lexicon, p: &Parsed, w: &[Word]) -> bool {
     let (start, end) = (w[0].0, w[w.len() - 1].1);
     let text = |&(s, e): &Word| &p.lower[s..e];
@@ -204,9 +204,14 @@ fn phrase_like(lex: &Lexicon, p: &Parsed, w: &[Word]) -> bool {
         && p.hits.iter().any(|h| {
             h.cue == Cue::Group && h.end <= start && p.lower[h.end..start].trim().is_empty()
         });
+    // A tag's words ("OOM killer", "failed password") keep the tag, which finds every way
+    // its events are written.
+    let tag = |h: &Hit| matches!(h.cue, Cue::Filter(i) if lex.filters[i].op == FilterOp::Tag);
+    let all_a_tag = w.iter().all(|x| hits_on(x).any(tag));
     let last = &w[w.len() - 1];
     let words = w.iter().filter(|x| !digits(x)).count();
     words >= 2
+        && !all_a_tag
         && !cut
         && !grouped
         && !edge_bad(&w[0])
