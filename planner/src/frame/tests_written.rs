@@ -228,3 +228,24 @@ fn a_tags_words_keep_the_tag() {
         other => panic!("not rows: {other:?}"),
     }
 }
+
+/// A phrase holding the measured field's word stays words: "the smallest message size" of
+/// a log that also writes "message size" measures `size`.
+#[test]
+fn a_phrase_with_the_measured_fields_word_stays_words() {
+    let mut text = String::new();
+    let mut sizes = Vec::new();
+    for i in 0..60u32 {
+        let size = 900 + i * 37 % 500;
+        sizes.push(f64::from(size));
+        text.push_str(&format!(
+            "time=2026-11-30T02:{:02}:{:02}Z level=info msg=\"message size checked\" size={size}\n",
+            i / 60,
+            i % 60
+        ));
+    }
+    let p = Planted::new("mail.log", &text);
+    let min = sizes.iter().copied().fold(f64::MAX, f64::min);
+    let (q, got) = super::tests_named_events::figure(&p, "smallest message size in mail.log");
+    assert_eq!(got, min, "{q:?}");
+}

@@ -44,7 +44,26 @@ pub(super) fn quote_written(
         .iter()
         .find(|u| u.path.to_string_lossy() == file.as_str())
         .filter(|u| is_log_upload(u))?;
-    let (candidates, runs) = candidates(lex, p);
+    let (mut candidates, runs) = candidates(lex, p);
+    // A phrase holding the word of the field the query measures or groups by ("the
+    // smallest message size") would take that field away.
+    let read: Vec<&str> = q
+        .field
+        .iter()
+        .chain(&q.group_by)
+        .map(|f| f.as_str())
+        .collect();
+    let reads_a_field = |&(s, e): &Word| {
+        p.hits.iter().any(|h| {
+            let field = match h.cue {
+                Cue::Field(i) => lex.fields[i].field.as_str(),
+                Cue::Column(i) => p.columns.get(i).map_or("", |c| c.name.as_str()),
+                _ => return false,
+            };
+            h.start < e && s < h.end && read.contains(&field)
+        })
+    };
+    candidates.retain(|c| !reads_a_field(c));
     if candidates.is_empty() {
         return None;
     }
