@@ -45,35 +45,61 @@ pub(super) fn quote_written(
         .find(|u| u.path.to_string_lossy() == file.as_str())
         .filter(|u| is_log_upload(u))?;
     let (mut candidates, runs) = candidates(lex, p);
-    // A phrase holding the word of the field the query measures or groups by ("the
-    // smallest message size") would take that field away.
+    candidates.retain(|c| !reads_a_field(lex, p, q, *c));
+    if candidates.is_empty() {
+        return None;
+    }
+    let taken = taken(lex, p, &u.path, &candidates, &runs)?;
+    // Quoted as the log writes it: "PHP Fatal errors" is looked for as "Fatal error".
+    let mut out = String::with_capacity(p.text.len() + 4 * taken.len());
+    let mut at = 0;
+    for ((s, e), as_written) in taken {
+        out.push_str(&p.text[at..s]);
+        out.push('"');
+        out.push_str(&as_written);
+        out.push('"');
+        at = e;
+    }
+    out.push_str(&p.text[at..]);
+    Some(out)
+}
+
+/// Whether a phrase holds the word of the field the query measures or groups by ("the
+/// smallest message size"): quoting it would take that field away.
+fn reads_a_field(lex: &Lexicon, p: &Parsed, q: &llmops_common::query::Query, (s, e): Word) -> bool {
     let read: Vec<&str> = q
         .field
         .iter()
         .chain(&q.group_by)
         .map(|f| f.as_str())
         .collect();
-    let reads_a_field = |&(s, e): &Word| {
-        p.hits.iter().any(|h| {
-            let field = match h.cue {
-                Cue::Field(i) => lex.fields[i].field.as_str(),
-                Cue::Column(i) => p.columns.get(i).map_or("", |c| c.name.as_str()),
-                _ => return false,
-            };
-            h.start < e && s < h.end && read.contains(&field)
-        })
-    };
-    candidates.retain(|c| !reads_a_field(c));
-    if candidates.is_empty() {
-        return None;
-    }
-    // Each run's words the lexicon does not know, looked for alone too: one the log also
-    // writes ("kafka" of "the kafka circuit breaker", in its own key) keeps the run read
-    // word by word, as the events' words.
+    p.hits.iter().any(|h| {
+        let field = match h.cue {
+            Cue::Field(i) => lex.fields[i].field.as_str(),
+            Cue::Column(i) => p.columns.get(i).map_or("", |c| c.name.as_str()),
+            _ => return false,
+        };
+        h.start < e && s < h.end && read.contains(&field)
+    })
+}
+
+/// The phrases to quote, in the question's order, each as the log writes it: the longest
+/// first, then the earliest, none overlapping another. Not one that leaves out a word of
+/// its run that the log writes too ("kafka" of "the kafka circuit breaker", in its own
+/// key: the run is read word by word, as the events' words). `None` when none is written,
+/// or a list joins two ("Payment authorised 和 Payment declined" asks either of them, which
+/// quoted texts are not).
+fn taken(
+    lex: &Lexicon,
+    p: &Parsed,
+    path: &std::path::Path,
+    candidates: &[Word],
+    runs: &[Vec<Word>],
+) -> Option<Vec<(Word, String)>> {
     let unknown: Vec<Vec<Word>> = runs.iter().map(|r| unknown_words(lex, p, r)).collect();
-    let mut looked_for = candidates.clone();
+    let mut looked_for = candidates.to_vec();
     looked_for.extend(unknown.iter().flatten().copied());
-    let written = written_of(&u.path, &p.lower, &looked_for)?;
+    let written = written_of(path, &p.lower, &looked_for)?;
     let said = |w: &Word| {
         let i = looked_for.iter().position(|x| x == w);
         i.is_some_and(|i| written[i].is_some())
@@ -85,7 +111,6 @@ pub(super) fn quote_written(
             .flatten()
             .any(|&(a, b)| (b <= s || e <= a) && said(&(a, b)))
     };
-    // The longest first, then the earliest; none overlapping another taken.
     let mut found: Vec<(Word, String)> = candidates
         .iter()
         .zip(&written)
@@ -100,28 +125,12 @@ pub(super) fn quote_written(
         }
     }
     taken.sort_unstable();
-    // Two phrases a list joins ("Payment authorised 和 Payment declined") are either of
-    // them, which quoted texts are not: such a question is read word by word.
     let joiners = &lex.grammar.joiners;
     let listed = taken.windows(2).any(|w| {
         let gap = p.lower[w[0].0 .1..w[1].0 .0].trim();
         joiners.all().any(|j| j == gap)
     });
-    if taken.is_empty() || listed {
-        return None;
-    }
-    // Quoted as the log writes it: "PHP Fatal errors" is looked for as "Fatal error".
-    let mut out = String::with_capacity(p.text.len() + 4 * taken.len());
-    let mut at = 0;
-    for ((s, e), as_written) in taken {
-        out.push_str(&p.text[at..s]);
-        out.push('"');
-        out.push_str(&as_written);
-        out.push('"');
-        at = e;
-    }
-    out.push_str(&p.text[at..]);
-    Some(out)
+    (!taken.is_empty() && !listed).then_some(taken)
 }
 
 /// The runs of words the question could have copied from its log, and the runs of words
