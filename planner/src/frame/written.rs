@@ -45,7 +45,12 @@ pub(super) fn quote_written(
         .find(|u| u.path.to_string_lossy() == file.as_str())
         .filter(|u| is_log_upload(u))?;
     let (mut candidates, runs) = candidates(lex, p);
-    candidates.retain(|c| !reads_a_field(lex, p, q, *c));
+    // Nor one right after a field of text's name, which would read as that field's value
+    // ("按 show 分组算 rendered feed": the events' words, not a show's name).
+    let bound = |&(s, _): &Word| {
+        super::parsed::field_before(lex, p, q.source, s).is_some_and(|f| !p.holds_numbers(lex, &f))
+    };
+    candidates.retain(|c| !reads_a_field(lex, p, q, *c) && !bound(c));
     if candidates.is_empty() {
         return None;
     }
