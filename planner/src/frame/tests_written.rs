@@ -249,3 +249,37 @@ fn a_phrase_with_the_measured_fields_word_stays_words() {
     let (q, got) = super::tests_named_events::figure(&p, "smallest message size in mail.log");
     assert_eq!(got, min, "{q:?}");
 }
+
+/// A written phrase right after a field of text's name is no value of it: "按 show 分组算
+/// rendered feed 的 render_ms 平均值" groups by show over the lines that say "rendered feed".
+#[test]
+fn a_phrase_after_a_text_fields_name_is_no_value_of_it() {
+    let mut text = String::new();
+    let mut by_show = std::collections::BTreeMap::<&str, Vec<f64>>::new();
+    for i in 0..90u32 {
+        let show = ["night-owls", "the-long-table", "morning-run"][(i % 3) as usize];
+        let ms = 100 + i * 7 % 50 + if show == "the-long-table" { 400 } else { 0 };
+        let msg = if i % 2 == 0 {
+            "rendered feed"
+        } else {
+            "fetched episode"
+        };
+        if msg == "rendered feed" {
+            by_show.entry(show).or_default().push(f64::from(ms));
+        }
+        text.push_str(&format!(
+            "time=2026-11-30T02:{:02}:{:02}Z level=info show={show} render_ms={ms} msg=\"{msg}\"\n",
+            i / 60,
+            i % 60
+        ));
+    }
+    let p = Planted::new("feeds.log", &text);
+    let top = p.top_group("feeds.log 按 show 分组算 rendered feed 的 render_ms 平均值，哪个最慢？");
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    assert_eq!(top.key[0], "the-long-table", "{top:?}");
+    let planted = mean(&by_show["the-long-table"]);
+    assert!(
+        top.value.is_some_and(|v| (v - planted).abs() < 1e-9),
+        "{top:?} vs {planted}"
+    );
+}
