@@ -241,7 +241,7 @@ fn an_error_logs_timeouts_are_its_lines_that_say_so() {
         "{:?} (planted {all})",
         r.value
     );
-    let top = p.top_group("nginx error.log 里 upstream timed out 最多的是哪个 upstream");
+    let top = p.top_group("error.log 中超时次数最多的 upstream 是哪个");
     assert_eq!(top.count, by_upstream["10.0.0.7:8080"], "{top:?}");
     assert!(top.key[0].contains("10.0.0.7:8080"), "{top:?}");
 }

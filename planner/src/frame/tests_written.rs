@@ -75,7 +75,7 @@ fn a_phrase_the_log_writes_is_that_text() {
         r.value
     );
     // "upstream" right after "which" is the grouped field, not a word of a phrase.
-    let top = p.top_group("which upstream timed out the most");
+    let top = p.top_group("which upstream timed out most often");
     assert!(top.key[0].contains("10.0.0.7:9000"), "{top:?}");
     assert_eq!(top.count, counts[0], "{top:?}");
     // Words left out beside a grouping ("refused") are its condition where the log
@@ -217,20 +217,20 @@ fn a_php_fpm_log_and_nginxs_rate_limiting() {
 #[test]
 fn a_tags_words_keep_the_tag() {
     let text = "\
-2032-04-22T02:30:00+0000 db-1 postgres[900]: LOG:  checkpoint starting: time
-2032-04-22T02:37:29+0000 db-1 kernel: Out of memory: Killed process 48842 (postgres) total-vm:8123456kB
-2032-04-22T02:37:30+0000 db-1 systemd[1]: postgresql@16-main.service: A process of this unit has been killed by the OOM killer.
-2032-04-22T02:40:00+0000 db-1 postgres[901]: LOG:  database system is ready to accept connections
+2033-01-09T04:10:00+0000 cache-3 redis[700]: 1:M * Background saving started
+2033-01-09T04:12:41+0000 cache-3 kernel: Out of memory: Killed process 7311 (redis-server) total-vm:4012345kB
+2033-01-09T04:12:42+0000 cache-3 systemd[1]: worker@2.service: A process of this unit has been killed by the OOM killer.
+2033-01-09T04:15:00+0000 cache-3 redis[701]: 1:M * Ready to accept connections
 ";
-    let p = Planted::new("db-1-journal.txt", text);
-    match p.answer("when did the OOM killer first fire").value {
-        QueryValue::Rows { rows, .. } => assert!(rows[0].text.contains("48842"), "{rows:?}"),
+    let p = Planted::new("cache-3-journal.txt", text);
+    match p.answer("when did the OOM killer first strike").value {
+        QueryValue::Rows { rows, .. } => assert!(rows[0].text.contains("7311"), "{rows:?}"),
         other => panic!("not rows: {other:?}"),
     }
 }
 
-/// A phrase holding the measured field's word stays words: "the smallest message size" of
-/// a log that also writes "message size" measures `size`.
+/// A phrase holding the measured field's word stays words: "the lowest payload size" of a
+/// log that also writes "payload size" measures `size`.
 #[test]
 fn a_phrase_with_the_measured_fields_word_stays_words() {
     let mut text = String::new();
@@ -239,45 +239,47 @@ fn a_phrase_with_the_measured_fields_word_stays_words() {
         let size = 900 + i * 37 % 500;
         sizes.push(f64::from(size));
         text.push_str(&format!(
-            "time=2026-11-30T02:{:02}:{:02}Z level=info msg=\"message size checked\" size={size}\n",
+            "time=2026-11-30T02:{:02}:{:02}Z level=info msg=\"payload size checked\" size={size}\n",
             i / 60,
             i % 60
         ));
     }
-    let p = Planted::new("mail.log", &text);
+    let p = Planted::new("upload.log", &text);
     let min = sizes.iter().copied().fold(f64::MAX, f64::min);
-    let (q, got) = super::tests_named_events::figure(&p, "smallest message size in mail.log");
+    let (q, got) = super::tests_named_events::figure(&p, "the lowest payload size in upload.log");
     assert_eq!(got, min, "{q:?}");
 }
 
-/// A written phrase right after a field of text's name is no value of it: "按 show 分组算
-/// rendered feed 的 render_ms 平均值" groups by show over the lines that say "rendered feed".
+/// A written phrase right after a field of text's name is no value of it: "按 tenant 看
+/// exported report 的平均 export_ms" groups by tenant over the lines that say "exported
+/// report".
 #[test]
 fn a_phrase_after_a_text_fields_name_is_no_value_of_it() {
     let mut text = String::new();
-    let mut by_show = std::collections::BTreeMap::<&str, Vec<f64>>::new();
+    let mut by_tenant = std::collections::BTreeMap::<&str, Vec<f64>>::new();
     for i in 0..90u32 {
-        let show = ["night-owls", "the-long-table", "morning-run"][(i % 3) as usize];
-        let ms = 100 + i * 7 % 50 + if show == "the-long-table" { 400 } else { 0 };
+        let tenant = ["acme", "initech", "globex"][(i % 3) as usize];
+        let ms = 100 + i * 7 % 50 + if tenant == "initech" { 400 } else { 0 };
         let msg = if i % 2 == 0 {
-            "rendered feed"
+            "exported report"
         } else {
-            "fetched episode"
+            "queued export"
         };
-        if msg == "rendered feed" {
-            by_show.entry(show).or_default().push(f64::from(ms));
+        if msg == "exported report" {
+            by_tenant.entry(tenant).or_default().push(f64::from(ms));
         }
         text.push_str(&format!(
-            "time=2026-11-30T02:{:02}:{:02}Z level=info show={show} render_ms={ms} msg=\"{msg}\"\n",
+            "time=2026-11-30T02:{:02}:{:02}Z level=info tenant={tenant} export_ms={ms} msg=\"{msg}\"\n",
             i / 60,
             i % 60
         ));
     }
-    let p = Planted::new("feeds.log", &text);
-    let top = p.top_group("feeds.log 按 show 分组算 rendered feed 的 render_ms 平均值，哪个最慢？");
+    let p = Planted::new("exports.log", &text);
+    let top =
+        p.top_group("exports.log 按 tenant 看 exported report 的平均 export_ms，最高的是谁？");
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
-    assert_eq!(top.key[0], "the-long-table", "{top:?}");
-    let planted = mean(&by_show["the-long-table"]);
+    assert_eq!(top.key[0], "initech", "{top:?}");
+    let planted = mean(&by_tenant["initech"]);
     assert!(
         top.value.is_some_and(|v| (v - planted).abs() < 1e-9),
         "{top:?} vs {planted}"

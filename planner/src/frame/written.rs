@@ -22,7 +22,7 @@ type Word = (usize, usize);
 /// The question with each phrase its log writes word for word quoted, when it has such a
 /// phrase: a run of two or more words, not opening or closing on a small word or a cue of
 /// the question's grammar, and not a field a grouping word asks
-/// ("which upstream timed out" keeps `upstream` the grouped field). `None` when none is
+/// ("which backend timed out" keeps `backend` the grouped field). `None` when none is
 /// written, or the question reads several logs (a timeline's words say how it is put).
 pub(super) fn quote_written(
     lex: &Lexicon,
@@ -46,7 +46,7 @@ pub(super) fn quote_written(
         .filter(|u| is_log_upload(u))?;
     let (mut candidates, runs) = candidates(lex, p);
     // Nor one right after a field of text's name, which would read as that field's value
-    // ("按 show 分组算 rendered feed": the events' words, not a show's name).
+    // ("按 tenant 看 exported report": the events' words, not a tenant's name).
     let bound = |&(s, _): &Word| {
         super::parsed::field_before(lex, p, q.source, s).is_some_and(|f| !p.holds_numbers(lex, &f))
     };
@@ -70,7 +70,7 @@ pub(super) fn quote_written(
 }
 
 /// Whether a phrase holds the word of the field the query measures or groups by ("the
-/// smallest message size"): quoting it would take that field away.
+/// lowest payload size"): quoting it would take that field away.
 fn reads_a_field(lex: &Lexicon, p: &Parsed, q: &llmops_common::query::Query, (s, e): Word) -> bool {
     let read: Vec<&str> = q
         .field
@@ -92,7 +92,7 @@ fn reads_a_field(lex: &Lexicon, p: &Parsed, q: &llmops_common::query::Query, (s,
 /// first, then the earliest, none overlapping another. Not one that leaves out a word of
 /// its run that the log writes too ("kafka" of "the kafka circuit breaker", in its own
 /// key: the run is read word by word, as the events' words). `None` when none is written,
-/// or a list joins two ("Payment authorised 和 Payment declined" asks either of them, which
+/// or a list joins two ("order shipped 和 order cancelled" asks either of them, which
 /// quoted texts are not).
 fn taken(
     lex: &Lexicon,
