@@ -23,6 +23,7 @@ pub mod how_many;
 mod level_phrase;
 mod log_choice;
 pub(crate) mod log_names;
+mod log_read;
 mod log_text;
 mod measured_field;
 mod missing_field;

@@ -3,8 +3,6 @@
 //! slowest quote" is of the one log with a `tenant` field; "the slowest chunk" is of the one
 //! log whose events say "chunk".
 
-use std::io::Read;
-
 use llmops_common::query::{Filter, FilterOp, Query, Scalar, Source};
 
 use super::parsed::Parsed;
@@ -174,9 +172,6 @@ fn has_all(u: &UploadRef, fields: &[&str]) -> bool {
         })
 }
 
-/// How much of a log is read to tell whether its events say a word.
-const WORDS_READ: u64 = 64 << 20;
-
 /// The one other log of the session whose events say the words the question names events
 /// by, when the log at hand does not: every word of its conditions, or with none, every
 /// soft word. Only when the question names no log; `None` when the log at
@@ -220,10 +215,18 @@ fn log_with_the_words(ctx: &FrameCtx, p: &Parsed, q: &Query, soft: &[Filter]) ->
 /// object: "how many deadlocks" over a log that says "deadlock"): a question naming no log,
 /// sent with none, is about the session's log when that log says what it asks of.
 pub(super) fn log_says_the_object(ctx: &FrameCtx, frame: &super::Frame) -> bool {
-    let (Some(object), [file]) = (&frame.object, frame.query.files.as_slice()) else {
+    frame
+        .object
+        .as_ref()
+        .is_some_and(|o| the_log_says(ctx, &frame.query, o))
+}
+
+/// Whether the query's one log says what the condition on the events' text looks for.
+fn the_log_says(ctx: &FrameCtx, q: &Query, f: &Filter) -> bool {
+    let [file] = q.files.as_slice() else {
         return false;
     };
-    let patterns = text_patterns(std::slice::from_ref(object));
+    let patterns = text_patterns(std::slice::from_ref(f));
     let log = ctx
         .uploads
         .iter()
@@ -239,18 +242,8 @@ pub(super) fn object_the_log_writes(ctx: &FrameCtx, frame: &mut super::Frame) {
     let Some(unused) = frame.unused_object.as_ref() else {
         return;
     };
-    if q.source != Source::Log || q.group_by.is_empty() || !q.filters.is_empty() {
-        return;
-    }
-    let [file] = q.files.as_slice() else { return };
-    let patterns = text_patterns(std::slice::from_ref(unused.as_ref()));
-    let log = ctx
-        .uploads
-        .iter()
-        .find(|u| u.path.to_string_lossy() == file.as_str());
-    let writes = !patterns.is_empty()
-        && log.is_some_and(|u| is_log_upload(u) && says_all(u, &patterns) == Some(true));
-    if writes {
+    let beside_a_grouping = !q.group_by.is_empty() && q.filters.is_empty();
+    if q.source == Source::Log && beside_a_grouping && the_log_says(ctx, q, unused) {
         frame.object = frame.unused_object.take().map(|o| *o);
         frame.query.filters.extend(frame.object.clone());
     }
@@ -281,25 +274,13 @@ fn text_patterns(filters: &[Filter]) -> Vec<regex::bytes::Regex> {
         .collect()
 }
 
-/// Whether the log's text matches every pattern (its first 64 MiB, read a block at a time
-/// and no further than the last pattern found); `None` when it cannot be read. A match
-/// across two blocks' boundary is found: each block carries the previous one's last line.
+/// Whether the log's text matches every pattern (its first 64 MiB, no further than the
+/// last pattern found); `None` when it cannot be read.
 fn says_all(u: &UploadRef, patterns: &[regex::bytes::Regex]) -> Option<bool> {
-    const BLOCK: usize = 1 << 20;
-    let mut file = std::fs::File::open(&u.path).ok()?.take(WORDS_READ);
     let mut missing: Vec<&regex::bytes::Regex> = patterns.iter().collect();
-    let mut buf: Vec<u8> = Vec::with_capacity(BLOCK * 2);
-    let mut block = vec![0u8; BLOCK];
-    while !missing.is_empty() {
-        let n = file.read(&mut block).ok()?;
-        if n == 0 {
-            break;
-        }
-        buf.extend_from_slice(&block[..n]);
-        missing.retain(|re| !re.is_match(&buf));
-        // Keep the last (partial) line for the next block.
-        let keep = buf.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        buf.drain(..keep);
-    }
+    super::log_read::blocks(&u.path, |text| {
+        missing.retain(|re| !re.is_match(text));
+        !missing.is_empty()
+    })?;
     Some(missing.is_empty())
 }

@@ -2,8 +2,6 @@
 //! on disk"): read as that text, quoted, instead of word by word through the lexicon, whose
 //! cue words inside them would each say something else.
 
-use std::io::Read;
-
 use llmops_common::query::{FilterOp, Measure, Source};
 
 use super::parsed::Parsed;
@@ -11,8 +9,6 @@ use super::scan::Lit;
 use super::{is_log_upload, Frame, FrameCtx};
 use crate::lexicon::{Cue, Hit, Lexicon};
 
-/// How much of a log is read to find the phrases.
-const READ: u64 = 64 << 20;
 /// Most words a phrase has.
 const LONGEST: usize = 6;
 
@@ -282,26 +278,15 @@ fn written_of(
         .collect::<Result<_, _>>()
         .ok()?;
     let mut found: Vec<Option<String>> = vec![None; phrases.len()];
-    let mut file = std::fs::File::open(path).ok()?.take(READ);
-    const BLOCK: usize = 1 << 20;
-    let mut buf: Vec<u8> = Vec::with_capacity(BLOCK * 2);
-    let mut block = vec![0u8; BLOCK];
-    while found.iter().any(Option::is_none) {
-        let n = file.read(&mut block).ok()?;
-        if n == 0 {
-            break;
-        }
-        buf.extend_from_slice(&block[..n]);
-        for i in set.matches(&buf).iter() {
+    super::log_read::blocks(path, |text| {
+        for i in set.matches(text).iter() {
             if found[i].is_none() {
                 found[i] = each[i]
-                    .find(&buf)
+                    .find(text)
                     .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned());
             }
         }
-        // Keep the last (partial) line for the next block.
-        let keep = buf.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        buf.drain(..keep);
-    }
+        found.iter().any(Option::is_none)
+    })?;
     Some(found)
 }
