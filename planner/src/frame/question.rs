@@ -11,6 +11,13 @@ use crate::lexicon::{lexicon, Cue, Lexicon};
 
 /// Builds the frame of a question, or `None` when it is not a query over a table.
 pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
+    understand_as(text, ctx, true)
+}
+
+/// The frame of a question; with `look_for_phrases`, the phrases its log writes word for
+/// word are quoted first and the question read again, once (the log is read once for them:
+/// every run of its words was a candidate the first time).
+fn understand_as(text: &str, ctx: &FrameCtx, look_for_phrases: bool) -> Option<Understood> {
     let lex = lexicon();
     let mut p = Parsed::new(text, ctx);
     if let Some(mut frame) = super::edit::follow_up(lex, &p, ctx) {
@@ -34,8 +41,11 @@ pub fn understand(text: &str, ctx: &FrameCtx) -> Option<Understood> {
     }
     let read_with = if only.is_empty() { ctx } else { &only_ctx };
     // A phrase the log writes word for word is read as that text.
-    if let Some(quoted) = super::written::quote_written(lex, &p, &frame, read_with) {
-        return understand(&quoted, ctx);
+    let quoted = look_for_phrases
+        .then(|| super::written::quote_written(lex, &p, &frame, read_with))
+        .flatten();
+    if let Some(quoted) = quoted {
+        return understand_as(&quoted, ctx, false);
     }
     super::log_choice::object_the_log_writes(read_with, &mut frame);
     super::share::population(lex, (text, &p), read_with, &mut frame);
