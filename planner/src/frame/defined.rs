@@ -481,7 +481,8 @@ fn noun_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
         };
         let Lit::Word(w) = &l.lit else { continue };
         let noun = w.to_ascii_lowercase();
-        let name = singular(&noun);
+        let name = super::words::singular(&noun);
+        let name = name.as_str();
         // A noun right before a field's word modifies it ("client addr"); one a column's
         // name holds ("container" of `containerName`) is that column.
         let modifies = q.hits.iter().any(|c| {
@@ -520,15 +521,4 @@ fn noun_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
         });
     }
     out
-}
-
-/// A plural noun's singular: "boxes" is "box", "replicas" "replica"; "bus" and "class" stay.
-fn singular(noun: &str) -> &str {
-    let es = ["sses", "xes", "ches", "shes"]
-        .iter()
-        .any(|e| noun.ends_with(e));
-    match noun.strip_suffix(if es { "es" } else { "s" }) {
-        Some(n) if n.len() >= 3 && (es || !n.ends_with(['s', 'u', 'i'])) => n,
-        _ => noun,
-    }
 }

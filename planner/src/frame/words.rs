@@ -88,16 +88,20 @@ fn undouble(s: &str) -> &str {
     }
 }
 
-/// The plural's stem, so "deadlocks" finds "deadlock" (and "deadlocks"): a trailing `s`
-/// goes unless the word ends in `ss`, `us` or `is`; a plural the lexicon lists
-/// (`[plurals]`: "children") is its singular.
-fn singular(phrase: &str) -> String {
+/// A plural's singular, so "deadlocks" finds "deadlock" (and "deadlocks"): a plural the
+/// lexicon lists (`[plurals]`: "children") is its singular; `-es` goes after `ss`, `x`,
+/// `ch`, `sh` ("boxes", "classes"); else a trailing `s` goes unless the word ends in `ss`,
+/// `us` or `is` ("class", "bus", "analysis" stay).
+pub(super) fn singular(phrase: &str) -> String {
     if let Some(one) = crate::lexicon::lexicon().grammar.plurals.get(phrase) {
         return one.clone();
     }
+    let es = ["sses", "xes", "ches", "shes"]
+        .iter()
+        .any(|e| phrase.ends_with(e));
     let keep = ["ss", "us", "is"].iter().any(|e| phrase.ends_with(e));
-    match phrase.strip_suffix('s') {
-        Some(stem) if !keep && stem.len() >= 3 => stem.to_string(),
+    match phrase.strip_suffix(if es { "es" } else { "s" }) {
+        Some(stem) if (es || !keep) && stem.len() >= 3 => stem.to_string(),
         _ => phrase.to_string(),
     }
 }
@@ -141,7 +145,27 @@ pub(super) fn any_wording<'w>(field: Option<&str>, words: impl Iterator<Item = &
 
 #[cfg(test)]
 mod tests {
-    use super::signal_wordings;
+    use super::{signal_wordings, singular};
+
+    /// One singular for every reader: `-es` after a sibilant, a plain `s` otherwise, the
+    /// lexicon's irregular plurals, and words that only end like a plural kept.
+    #[test]
+    fn a_plurals_singular() {
+        for (plural, one) in [
+            ("deadlocks", "deadlock"),
+            ("boxes", "box"),
+            ("classes", "class"),
+            ("matches", "match"),
+            ("replicas", "replica"),
+            ("children", "child"),
+            ("class", "class"),
+            ("bus", "bus"),
+            ("analysis", "analysis"),
+            ("ids", "ids"),
+        ] {
+            assert_eq!(singular(plural), one, "{plural}");
+        }
+    }
 
     #[test]
     fn a_signal_matches_the_ways_logs_write_it_and_no_other_signal() {
