@@ -82,11 +82,7 @@ impl Named {
     /// program among the log's, stays a word of the question.
     fn upload_by_word(&mut self, u: &crate::UploadRef, at: (usize, usize), lower: &str) {
         // Right before a word for a log ("heroku 日志", "the sshd log") it names the log.
-        let rest = lower[at.1..].trim_start();
-        let log_word = ["日志", "log"].iter().any(|w| {
-            rest.strip_prefix(w)
-                .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() && c != 's'))
-        });
+        let log_word = super::object_words::log_word_in(lower[at.1..].trim_start()) == Some(0);
         // Its file's name saying the word names it by name ("pgbouncer" of `pgbouncer.log`).
         let word = &lower[at.0..at.1];
         let in_its_name = u.filename.to_lowercase().contains(word);

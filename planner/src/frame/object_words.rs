@@ -185,16 +185,7 @@ pub(super) fn stands_before_a_log_word(
         return true;
     }
     let after = p.text.get(l.end..).unwrap_or("").to_lowercase();
-    // "log" as a word of its own ("gateway log", "app logs"), not the start of "login".
-    let log_word = after.match_indices("log").map(|(i, _)| i).find(|&i| {
-        let rest = after[i + 3..].strip_prefix('s').unwrap_or(&after[i + 3..]);
-        !rest.starts_with(|c: char| c.is_alphanumeric())
-    });
-    let at = [log_word, after.find("日志")]
-        .into_iter()
-        .flatten()
-        .min()
-        .filter(|&i| i <= 24);
+    let at = log_word_in(&after).filter(|&i| i <= 24);
     let Some(at) = at else { return false };
     let gap = after[..at].trim();
     let cue_between = p.hits.iter().any(|g| {
@@ -203,4 +194,14 @@ pub(super) fn stands_before_a_log_word(
     let word_start = after[at..].starts_with("日志")
         || !after[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '.');
     word_start && gap.split_whitespace().count() <= 2 && !cue_between
+}
+
+/// Where the first word for a log stands in `text` (lower case): "log" or "logs" as a word
+/// of its own ("gateway log", "app logs", not the start of "login"), or "日志".
+pub(super) fn log_word_in(text: &str) -> Option<usize> {
+    let log = text.match_indices("log").map(|(i, _)| i).find(|&i| {
+        let rest = text[i + 3..].strip_prefix('s').unwrap_or(&text[i + 3..]);
+        !rest.starts_with(|c: char| c.is_alphanumeric())
+    });
+    [log, text.find("日志")].into_iter().flatten().min()
 }

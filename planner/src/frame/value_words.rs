@@ -35,14 +35,9 @@ pub(super) fn value_before_its_field(
             .map_or(0, |(i, ch)| i + ch.len_utf8());
         let word = &before[ws..];
         // A number is a length or a count ("top 10 clients"); a cue word does its own work.
-        let cue = hits.iter().any(|o| {
-            ws < o.end
-                && o.start < before.len()
-                && matches!(
-                    o.cue,
-                    Cue::Group | Cue::Measure(_) | Cue::Limit | Cue::Compare(_) | Cue::Last
-                )
-        });
+        let cue = hits
+            .iter()
+            .any(|o| ws < o.end && o.start < before.len() && does_its_own_work(o.cue));
         if word.len() < 2
             || before.len() == h.start
             || !word.bytes().any(|b| b.is_ascii_alphabetic())
@@ -105,14 +100,10 @@ pub(super) fn value_after_its_field(
         let (end, word) = (start + len, &lower[start..start + len]);
         // Only a word the lexicon reads otherwise: a cue of grammar (a count, a limit, a
         // comparison) keeps its reading.
-        let cued = |o: &Hit| o.start == start && o.end == end;
-        let grammar = |o: &Hit| {
-            matches!(
-                o.cue,
-                Cue::Group | Cue::Measure(_) | Cue::Limit | Cue::Compare(_) | Cue::Last
-            )
-        };
-        if word.len() < 2 || !hits.iter().any(cued) || hits.iter().filter(|o| cued(o)).any(grammar)
+        let cued = |o: &&Hit| o.start == start && o.end == end;
+        if word.len() < 2
+            || !hits.iter().any(|o| cued(&o))
+            || hits.iter().filter(cued).any(|o| does_its_own_work(o.cue))
         {
             continue;
         }
@@ -121,6 +112,15 @@ pub(super) fn value_after_its_field(
         }
     }
     as_pairs(found, hits, lits);
+}
+
+/// Whether a cue does its own work beside a field's name, whatever value its word may
+/// also be: grouping, a measure, a length, a comparison, "last".
+fn does_its_own_work(cue: Cue) -> bool {
+    matches!(
+        cue,
+        Cue::Group | Cue::Measure(_) | Cue::Limit | Cue::Compare(_) | Cue::Last
+    )
 }
 
 /// The log's column a field names, by its name or a role it answers for.
