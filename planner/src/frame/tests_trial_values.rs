@@ -280,6 +280,13 @@ fn one_program_of_a_shared_syslog_and_when_its_events_stopped() {
         text.push_str(&line);
         text.push('\n');
     }
+    // The file ends on CRON's lines: sshd's last line is not the file's.
+    for s in 0..3 {
+        text.push_str(&format!(
+            "Nov 30 04:59:5{s} web-2 CRON[{}]: (root) CMD (/usr/local/bin/rotate.sh)\n",
+            4000 + s
+        ));
+    }
     let p = Planted::new("syslog", &text);
     let first_row = |q: &str| match p.answer(q).value {
         QueryValue::Rows { rows, .. } => rows[0].text.clone(),
