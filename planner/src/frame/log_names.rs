@@ -82,7 +82,7 @@ impl Named {
     /// program among the log's, stays a word of the question.
     fn upload_by_word(&mut self, u: &crate::UploadRef, at: (usize, usize), lower: &str) {
         // Right before a word for a log ("heroku 日志", "the sshd log") it names the log.
-        let log_word = super::object_words::log_word_in(lower[at.1..].trim_start()) == Some(0);
+        let log_word = log_word_in(lower[at.1..].trim_start()) == Some(0);
         // Its file's name saying the word names it by name ("pgbouncer" of `pgbouncer.log`).
         let word = &lower[at.0..at.1];
         let in_its_name = u.filename.to_lowercase().contains(word);
@@ -423,4 +423,14 @@ fn on_the_host(p: &str) -> bool {
     ];
     let first = p.trim_start_matches('/').split('/').next().unwrap_or("");
     !p.starts_with('/') || ROOTS.contains(&first)
+}
+
+/// Where the first word for a log stands in `text` (lower case): "log" or "logs" as a word
+/// of its own ("gateway log", "app logs", not the start of "login"), or "日志".
+pub(super) fn log_word_in(text: &str) -> Option<usize> {
+    let log = text.match_indices("log").map(|(i, _)| i).find(|&i| {
+        let rest = text[i + 3..].strip_prefix('s').unwrap_or(&text[i + 3..]);
+        !rest.starts_with(|c: char| c.is_alphanumeric())
+    });
+    [log, text.find("日志")].into_iter().flatten().min()
 }

@@ -3,6 +3,7 @@
 
 use llmops_common::query::{Filter, Scalar, Source, Unit};
 
+use super::log_names::log_word_in;
 use super::parsed::{filter, Parsed};
 use super::scan::Lit;
 use super::words::{any_wording, word_forms};
@@ -194,14 +195,4 @@ pub(super) fn stands_before_a_log_word(
     let word_start = after[at..].starts_with("日志")
         || !after[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '.');
     word_start && gap.split_whitespace().count() <= 2 && !cue_between
-}
-
-/// Where the first word for a log stands in `text` (lower case): "log" or "logs" as a word
-/// of its own ("gateway log", "app logs", not the start of "login"), or "日志".
-pub(super) fn log_word_in(text: &str) -> Option<usize> {
-    let log = text.match_indices("log").map(|(i, _)| i).find(|&i| {
-        let rest = text[i + 3..].strip_prefix('s').unwrap_or(&text[i + 3..]);
-        !rest.starts_with(|c: char| c.is_alphanumeric())
-    });
-    [log, text.find("日志")].into_iter().flatten().min()
 }
