@@ -529,6 +529,23 @@ fn queries_heldout22_eval_set() {
     run_queries_set("queries-heldout22");
 }
 
+/// A fourteenth dev set (`assets/eval/queries-dev14`, a Gin access log with Go panics, a Laravel
+/// daily log and a Lambda log from `aws logs tail`, weighted to timelines, top-N and
+/// statistics; written blind): its misses are read.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_dev14_eval_set() {
+    run_queries_set("queries-dev14");
+}
+
+/// A twenty-third held-out twin (`assets/eval/queries-heldout23`; written blind by a helper
+/// that read only the harness and heldout22's generator): scores only.
+#[test]
+#[ignore = "slow (minutes per set): `make eval` runs it"]
+fn queries_heldout23_eval_set() {
+    run_queries_set("queries-heldout23");
+}
+
 fn run_queries_set(name: &str) {
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
     // A panic in the other set (a harness error) fails that test, not this one.

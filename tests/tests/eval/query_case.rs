@@ -249,6 +249,8 @@ mod tests {
             ("queries-dev11", "queries-dev11.jsonl"),
             ("queries-dev12", "queries-dev12.jsonl"),
             ("queries-dev13", "queries-dev13.jsonl"),
+            ("queries-dev14", "queries-dev14.jsonl"),
+            ("queries-heldout23", "queries-heldout23.jsonl"),
         ] {
             let dir = root.join(set);
             let text = std::fs::read_to_string(dir.join(file)).expect("set file");
