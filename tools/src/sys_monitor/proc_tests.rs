@@ -504,11 +504,15 @@ async fn tools_sys_monitor_the_program_is_read_off_the_whole_command_line() {
     let pid = child.id();
     let _guard = Planted(vec![child]);
     let handle = Sampler::spawn(MINIMUM_CPU_UPDATE_INTERVAL);
-    // Once python runs: a version manager's shim (pyenv) may exec it a moment later.
+    // Once python runs: a version manager's shim (pyenv's, a script run by `/usr/bin/env
+    // bash` under the name `python3`) may exec it a moment later.
+    let interpreter = |p: &ProcessInfo| {
+        let first = p.command.split_whitespace().next().unwrap_or("");
+        let base = first.rsplit('/').next().unwrap_or(first);
+        p.name.starts_with("python") && base.starts_with("python")
+    };
     let table = table_where(&handle, 1, |t| {
-        t.processes
-            .iter()
-            .any(|p| p.pid == pid && p.name.starts_with("python"))
+        t.processes.iter().any(|p| p.pid == pid && interpreter(p))
     })
     .await;
     let p = table
