@@ -304,9 +304,19 @@ fn iso(b: &[u8], i: usize) -> Option<(Ts, usize)> {
         && b.get(i + 10) == Some(&b'-')
         && b.get(i + 13) == Some(&b'.')
         && b.get(i + 16) == Some(&b'.');
-    // Airflow's `2031-05-01, 02:00:04`: a comma after the date.
-    let comma =
-        usize::from(!dotted && b.get(i + 10) == Some(&b',') && b.get(i + 11) == Some(&b' '));
+    // Airflow's `2031-05-01, 02:00:04`: a comma after the date; Gin's `2031/05/01 -
+    // 02:00:04`: a dash between blanks (read as two more characters of the gap).
+    let comma = if dotted {
+        0
+    } else if b.get(i + 10) == Some(&b',') && b.get(i + 11) == Some(&b' ') {
+        1
+    } else if b.get(i + 10..i + 13) == Some(&b" - "[..])
+        && b.get(i + 13).is_some_and(u8::is_ascii_digit)
+    {
+        2
+    } else {
+        0
+    };
     if !dotted && !matches!(b.get(i + 10 + comma), Some(b'T' | b' ')) {
         return None;
     }

@@ -157,6 +157,11 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../formats/python_logging.toml"),
     ),
     ("envoy.toml", include_str!("../../formats/envoy.toml")),
+    ("gin.toml", include_str!("../../formats/gin.toml")),
+    (
+        "aws_lambda.toml",
+        include_str!("../../formats/aws_lambda.toml"),
+    ),
     ("traefik.toml", include_str!("../../formats/traefik.toml")),
     ("celery.toml", include_str!("../../formats/celery.toml")),
     ("rails.toml", include_str!("../../formats/rails.toml")),

@@ -258,3 +258,69 @@ fn s3_access_counts_operations_errors_and_times_exactly() {
         nearest_rank(&times, 95.0)
     );
 }
+
+/// A Lambda function's log as `aws logs tail --format detailed` prints it: cold starts (a
+/// `REPORT` with an `Init Duration`), timeouts, the highest memory used and the mean
+/// duration match the planted invocations.
+#[test]
+fn aws_lambda_reports_count_cold_starts_and_read_their_figures_exactly() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "payment-webhook.log";
+    let stream = "2031/05/01/[$LATEST]3a657489f5c3c173a9a24d262b059803";
+    let mut rng = Lcg(5);
+    let mut text = String::new();
+    let (mut cold, mut timeouts, mut max_mem, mut durations) = (0u64, 0u64, 0u64, Vec::new());
+    for i in 0..300u32 {
+        let t = format!("2031-05-01T01:{:02}:{:02}", i / 60, i % 60);
+        let id = format!("{:08x}-1553-41a8-a3bb-d549945a{:04x}", 0x5e00_0000 + i, i);
+        let is_cold = rng.next(7) == 0;
+        if is_cold {
+            text.push_str(&format!(
+                "{t}.100000+00:00 {stream} INIT_START Runtime Version: nodejs:20.v33\n"
+            ));
+        }
+        text.push_str(&format!(
+            "{t}.200000+00:00 {stream} START RequestId: {id} Version: $LATEST\n"
+        ));
+        text.push_str(&format!("{t}.210000+00:00 {stream} {t}.210Z\t{id}\tINFO\treceived evt_{i} type=charge.refunded\n"));
+        let timeout = rng.next(25) == 0;
+        let ms = if timeout {
+            15000.0 + rng.next(50) as f64 / 100.0
+        } else {
+            rng.next(90_000) as f64 / 100.0
+        };
+        let mem = 60 + rng.next(200);
+        max_mem = max_mem.max(mem);
+        durations.push(ms);
+        let init = if is_cold {
+            format!("\tInit Duration: {}.{:02} ms", 150 + rng.next(200), i % 100)
+        } else {
+            String::new()
+        };
+        let status = if timeout { "\tStatus: timeout" } else { "" };
+        if timeout {
+            text.push_str(&format!(
+                "{t}.900000+00:00 {stream} {t}.900Z {id} Task timed out after 15.00 seconds\n"
+            ));
+        }
+        text.push_str(&format!("{t}.950000+00:00 {stream} END RequestId: {id}\n"));
+        text.push_str(&format!(
+            "{t}.950000+00:00 {stream} REPORT RequestId: {id}\tDuration: {ms:.2} ms\tBilled Duration: {} ms\tMemory Size: 512 MB\tMax Memory Used: {mem} MB{init}{status}\t\n",
+            ms.ceil()
+        ));
+        cold += u64::from(is_cold);
+        timeouts += u64::from(timeout);
+    }
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "aws_lambda");
+    assert_eq!(count(d, name, vec![tag("cold_start")]), cold);
+    assert_eq!(count(d, name, vec![eq("status", "timeout")]), timeouts);
+    assert_eq!(
+        stat(d, name, Measure::Max, "max_memory_used"),
+        max_mem as f64
+    );
+    let mean = stat(d, name, Measure::Mean, "duration");
+    let want = durations.iter().sum::<f64>() / durations.len() as f64;
+    assert!((mean - want).abs() < 1e-6, "{mean} {want}");
+}

@@ -267,3 +267,66 @@ fn pm2_lines_by_process_with_their_stacks_and_requests() {
         "the banner is one unparsed line"
     );
 }
+
+/// Gin's request lines with Go durations in every unit Go writes (`µs`, `ms`, `s`, `1m4s`),
+/// an error line below some requests and Go `log` lines between them: statuses, clients and
+/// the slowest latency match the planted ones.
+#[test]
+fn gin_requests_count_statuses_clients_and_go_durations_exactly() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "seat-api.log";
+    let clients = ["94.15.203.28", "10.20.0.5", "178.151.29.245"];
+    let statuses = [200, 200, 201, 404, 409, 500];
+    let mut rng = Lcg(7);
+    let mut text = String::new();
+    let (mut by_client, mut fives, mut secs) = (BTreeMap::new(), 0u64, Vec::new());
+    for i in 0..500u32 {
+        let client = clients[rng.next(3) as usize];
+        let status = statuses[rng.next(6) as usize];
+        let us = rng.next(3_000_000) + 1;
+        let latency = match i % 3 {
+            0 => format!("{}.{:03}µs", us % 1000, us % 997),
+            1 => format!("{:.6}ms", us as f64 / 1e3),
+            _ => format!("{:.6}s", us as f64 / 1e6),
+        };
+        secs.push(match i % 3 {
+            0 => ((us % 1000) as f64 + (us % 997) as f64 / 1e3) / 1e6,
+            1 => (us as f64 / 1e3 * 1e6).round() / 1e6 / 1e3,
+            _ => (us as f64 / 1e6 * 1e6).round() / 1e6,
+        });
+        *by_client.entry(client.to_string()).or_insert(0u64) += 1;
+        fives += u64::from(status >= 500);
+        text.push_str(&format!(
+            "[GIN] 2031/05/01 - 02:{:02}:{:02} | {status} | {latency:>13} | {client:>15} | GET      \"/v1/items/{i}?x=1\"\n",
+            i / 60,
+            i % 60
+        ));
+        if status >= 500 {
+            text.push_str("Error #01: OOM command not allowed\n");
+        }
+        if i % 50 == 0 {
+            text.push_str(&format!(
+                "2031/05/01 02:{:02}:{:02} sweeper: released 3 holds\n",
+                i / 60,
+                i % 60
+            ));
+        }
+    }
+    // The slowest: a minute and four seconds, as Go writes it.
+    text.push_str("[GIN] 2031/05/01 - 03:00:00 | 200 |          1m4s |       10.20.0.5 | GET      \"/v1/reports\"\n");
+    *by_client.entry("10.20.0.5".to_string()).or_insert(0u64) += 1;
+    secs.push(64.0);
+    std::fs::write(dir.path().join(name), &text).expect("write");
+    let d = dir.path();
+    assert_eq!(format_of(d, name), "gin");
+    assert_eq!(groups(d, name, vec![], "client"), by_client);
+    let five = Filter::new(
+        Some(Field::new("status")),
+        FilterOp::Class,
+        Scalar::Number(5.0),
+    );
+    assert_eq!(count(d, name, vec![five]), fives);
+    assert_eq!(stat(d, name, Measure::Max, "duration"), 64.0);
+    let p50 = stat(d, name, Measure::P50, "duration");
+    assert!((p50 - nearest_rank(&secs, 50.0)).abs() < 1e-9, "{p50}");
+}

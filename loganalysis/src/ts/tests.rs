@@ -233,6 +233,12 @@ fn a_date_and_time_apart_by_more_blanks_is_one_time() {
         show("2031-04-05 06:07:08.250 x"),
         Some(("2031-04-05T06:07:08.250".to_string(), Some(23)))
     );
+    // Gin's logger: a dash between blanks.
+    assert_eq!(
+        show("2031/04/05 - 06:07:08 | 200 |"),
+        Some(("2031-04-05T06:07:08".to_string(), Some(21)))
+    );
+    assert_eq!(show("2031/04/05 - x"), None);
 }
 
 /// A syslog time placed by the newest dated event beside it: that year, or the year before
