@@ -260,10 +260,7 @@ fn programs_args(name: &str, sort: Option<ProcSort>) -> ToolArgs {
     use llmops_common::query::{
         Field, Filter, FilterOp, Measure, Order, Query, QueryArgs, Scalar, Source,
     };
-    let field = sort.map(|s| match s {
-        ProcSort::Cpu => Field::new("cpu_percent"),
-        _ => Field::new("rss_bytes"),
-    });
+    let field = sort.map(|s| Field::new(s.column()));
     let query = Query {
         source: Source::Processes,
         measure: Measure::Rows,

@@ -344,10 +344,7 @@ fn named_processes(name: &str) -> LastQuery {
 /// ranks them, its items the pids in the order shown.
 fn ranked_processes(sort: ProcSort, items: &[ListItem]) -> LastQuery {
     use llmops_common::query::{Field, Measure, Order, Query, Source};
-    let field = match sort {
-        ProcSort::Memory => "rss_bytes",
-        ProcSort::Cpu => "cpu_percent",
-    };
+    let field = sort.column();
     LastQuery {
         query: Query {
             source: Source::Processes,

@@ -130,6 +130,9 @@ fn top_process(lower: &str, words: &[String]) -> Option<ProcSort> {
     if !((proc_word && ranking) || eating) || !(memory || cpu || proc_word) {
         return None;
     }
+    if !memory && !cpu && names_another_process_column(lower) {
+        return None;
+    }
     if memory && !cpu {
         Some(ProcSort::Memory)
     } else if cpu || proc_word {
@@ -142,6 +145,18 @@ fn top_process(lower: &str, words: &[String]) -> Option<ProcSort> {
     } else {
         None
     }
+}
+
+/// A ranking by another column of the processes table ("the most threads", "running the
+/// longest") is the typed query's: the monitor ranks by CPU or memory only.
+fn names_another_process_column(lower: &str) -> bool {
+    use llmops_common::query::Source;
+    crate::lexicon::lexicon().fields.iter().any(|f| {
+        f.source == Some(Source::Processes)
+            && f.numeric
+            && ProcSort::of_column(&f.field).is_none()
+            && f.words.occur_in(lower)
+    })
 }
 
 /// "nginx 在运行吗", "is redis running", "mysql 挂了吗": the name asked about.

@@ -76,3 +76,45 @@ fn asked_yes_or_no_of_the_processes_is_their_query() {
         "semantic_search"
     );
 }
+
+#[test]
+fn processes_ranked_by_another_column_are_their_query_and_by_cpu_or_memory_the_monitors() {
+    for (text, order, limit) in [
+        ("which process has the most threads", "desc", 5),
+        ("哪个进程线程数最多", "desc", 5),
+        ("top 3 processes by thread count", "desc", 3),
+        ("按线程数排前5的进程", "desc", 5),
+        ("which procs have the fewest threads", "asc", 5),
+    ] {
+        let (tool, args) = first_call(text, &[]);
+        assert_eq!(tool, "system_query", "{text}: {args}");
+        assert_eq!(
+            (&args["source"], &args["measure"], &args["field"]),
+            (&json!("processes"), &json!("rows"), &json!("threads")),
+            "{text}: {args}"
+        );
+        // Descending is the query's default order, left out of its JSON.
+        let shown = args["order"].as_str().unwrap_or("desc");
+        assert_eq!((shown, &args["limit"]), (order, &json!(limit)), "{text}");
+    }
+    // Sampled as `top` samples them.
+    for (text, sort) in [
+        ("which process uses the most cpu", "cpu"),
+        ("top 3 processes by memory", "memory"),
+        ("哪个进程占用内存最多", "memory"),
+    ] {
+        let (tool, args) = first_call(text, &[]);
+        assert_eq!(
+            (tool.as_str(), &args["sort"]),
+            ("sys_monitor", &json!(sort)),
+            "{text}: {args}"
+        );
+    }
+    // A port's owner is still the sockets' question.
+    let (tool, args) = first_call("8080 端口是哪个进程在用", &[]);
+    assert_eq!(
+        (tool.as_str(), &args["source"]),
+        ("system_query", &json!("sockets")),
+        "{args}"
+    );
+}

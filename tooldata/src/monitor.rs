@@ -142,4 +142,18 @@ impl ProcSort {
             ProcSort::Memory => "memory",
         }
     }
+    /// The column of the processes table (`system_query`) that ranks the same way.
+    pub fn column(self) -> &'static str {
+        match self {
+            ProcSort::Cpu => "cpu_percent",
+            ProcSort::Memory => "rss_bytes",
+        }
+    }
+
+    /// The sort whose column is `column`.
+    pub fn of_column(column: &str) -> Option<ProcSort> {
+        [ProcSort::Cpu, ProcSort::Memory]
+            .into_iter()
+            .find(|s| s.column() == column)
+    }
 }

@@ -579,6 +579,7 @@ fn settle(lex: &Lexicon, p: &Parsed, q: &mut Query) {
         q.group_by.clear();
         q.measure = Measure::Rows;
     }
+    rows_by_a_quantity(lex, p, q);
     if q.measure == Measure::Count && q.field.is_some() && q.group_by.is_empty() && !numeric {
         q.field = None;
     }
@@ -602,17 +603,49 @@ fn settle(lex: &Lexicon, p: &Parsed, q: &mut Query) {
         q.measure = Measure::Sum;
     }
     // The buckets rank from the busiest unless the fewest is asked ("哪一分钟请求最少").
-    let fewest = q.measure == Measure::Buckets
-        && p.has(|c| {
-            matches!(c, Cue::Measure(i) if lex.measures[i].measure == Measure::Count
-                && lex.measures[i].order == Some(Order::Asc))
-        });
+    let fewest = q.measure == Measure::Buckets && asks_the_fewest(lex, p);
     if fewest {
         q.order = Order::Asc;
     } else if q.measure == Measure::Buckets || q.measure == Measure::CountDistinct {
         q.order = Order::Desc;
     }
     extremes_as_rows(q);
+}
+
+/// "top 3 processes by thread count", "按线程数排前5的进程": a system table grouped by a
+/// quantity (not a key, not a name) ranks its rows by it, from the top unless the fewest is
+/// asked; it does not count the rows holding each value.
+fn rows_by_a_quantity(lex: &Lexicon, p: &Parsed, q: &mut Query) {
+    if q.source == Source::Log
+        || q.measure.is_stat()
+        || q.group_by.len() != 1
+        || !q.group_by.iter().all(|f| quantity_of(lex, q.source, f))
+    {
+        return;
+    }
+    q.field = q.group_by.pop();
+    q.measure = Measure::Rows;
+    q.order = if asks_the_fewest(lex, p) {
+        Order::Asc
+    } else {
+        Order::Desc
+    };
+    q.limit = q.limit.or(Some(5));
+}
+
+/// A system table's quantity: a numeric column that is no key or code (threads, memory).
+pub(super) fn quantity_of(lex: &Lexicon, source: Source, f: &Field) -> bool {
+    lex.fields
+        .iter()
+        .any(|c| c.field == f.as_str() && c.source == Some(source) && c.numeric && !c.integer)
+}
+
+/// A count cue ranked from the bottom ("fewest", "最少").
+fn asks_the_fewest(lex: &Lexicon, p: &Parsed) -> bool {
+    p.has(|c| {
+        matches!(c, Cue::Measure(i) if lex.measures[i].measure == Measure::Count
+            && lex.measures[i].order == Some(Order::Asc))
+    })
 }
 
 /// "what segfaulted", "谁登录失败了": a question word and a condition with a subject, and
@@ -685,13 +718,21 @@ fn system_field_asked(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     }
     match asked {
         // "the most memory": the rows with the most, first.
+        // "the fewest threads", "前5": the rows from the bottom, or as many as asked.
         Some((h, f))
             if p.is_numeric(lex, f)
-                && (super::grouping::ranked_at(lex, p, h) || which_of_several) =>
+                && (super::grouping::ranked_at(lex, p, h)
+                    || which_of_several
+                    || asks_the_fewest(lex, p)
+                    || q.limit.is_some()) =>
         {
             q.measure = Measure::Rows;
             q.field = Some(Field::new(f));
-            q.order = Order::Desc;
+            q.order = if asks_the_fewest(lex, p) {
+                Order::Asc
+            } else {
+                Order::Desc
+            };
             q.limit = q.limit.or(Some(5));
         }
         Some((h, f)) if p.is_numeric(lex, f) => {

@@ -1,6 +1,7 @@
 //! Whether a question is a query over a table at all, the whole-file summary, or neither:
 //! a follow-up edit of the last query first, then a fresh frame that must ask something.
 
+use crate::task::ProcSort;
 use llmops_common::query::{Measure, Query, Source};
 
 use super::build::{frame_of, measure_cue};
@@ -98,6 +99,13 @@ fn system_table_asked(lex: &Lexicon, p: &Parsed, source: Source, q: &Query) -> b
     // of the table by its name.
     let which = p.hits.iter().any(|h| p.hit_is(h, &lex.grammar.asks))
         && p.has(|c| matches!(c, Cue::Source(i) if lex.sources[i].source == source));
+    // "which process has the most threads", "top 3 processes by thread count": the rows
+    // ranked by that figure; by CPU or memory the monitor ranks them, sampled as `top` does.
+    let ranked_rows = q.measure == Measure::Rows
+        && q.field.as_ref().is_some_and(|f| {
+            super::build::quantity_of(lex, source, f)
+                && (source != Source::Processes || ProcSort::of_column(f.as_str()).is_none())
+        });
     let extreme = matches!(q.measure, Measure::Max | Measure::Min) && q.field.is_some();
     // "how many processes": a count of the table its word names (a filesystem's
     // "多少" asks its usage).
@@ -111,6 +119,7 @@ fn system_table_asked(lex: &Lexicon, p: &Parsed, source: Source, q: &Query) -> b
         || (!q.group_by.is_empty() && figure)
         || (!implied.is_empty() && figure)
         || (which && extreme)
+        || ranked_rows
 }
 
 /// Words only a question about a log's contents has: a log source word, a log field, a

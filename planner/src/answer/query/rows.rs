@@ -1,7 +1,7 @@
 //! Rows listed as the answer: one event (the first, the last, the slowest) leads with its
 //! time or with the values the question asked of it; several are counted.
 
-use llmops_common::query::{Field, QueryResult, Row};
+use llmops_common::query::{Field, QueryResult, Row, Source};
 
 use super::row_line;
 use crate::text::Lang;
@@ -50,6 +50,17 @@ pub(super) fn rows_lead(
         }
         // Several rows ranked by a field ("the top 3 slowest"): the first one's value leads;
         // how many matched is said beside it.
+        (Some(row), false) if by_field && r.query.source != Source::Log => {
+            let head = [row_name(r.query.source, row), first_value(r, row)]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(", ");
+            match lang {
+                Lang::Zh => format!("{what} —— 第一个是 {head}（共 {total} 行）{part}："),
+                Lang::En => format!("{what}: the first is {head} ({total} rows in all){part}:"),
+            }
+        }
         (Some(row), false) if by_field => {
             let when = row.time.clone().unwrap_or_else(|| "?".into());
             // Ranked by time, the time is the value; else the value, then its time.
@@ -68,6 +79,24 @@ pub(super) fn rows_lead(
             Lang::Zh => format!("{what} —— 共 **{total}** 条{part}："),
             Lang::En => format!("{what}: **{total}**{part}:"),
         },
+    }
+}
+
+/// What a system table's row is called: a process by its name and pid, a filesystem by its
+/// mount point, a unit by its name, a socket by its process and local port.
+fn row_name(source: Source, row: &Row) -> Option<String> {
+    let get = |name: &str| {
+        row.fields
+            .iter()
+            .find(|v| v.name == name && !v.value.is_empty())
+            .map(|v| v.value.as_str())
+    };
+    match source {
+        Source::Processes => Some(format!("**{}** (pid {})", get("name")?, get("pid")?)),
+        Source::Sockets => Some(format!("**{}** (:{})", get("process")?, get("local_port")?)),
+        Source::Mounts => Some(format!("**{}**", get("mount")?)),
+        Source::Units => Some(format!("**{}**", get("unit")?)),
+        Source::Log => None,
     }
 }
 

@@ -437,3 +437,58 @@ fn a_tie_at_the_top_is_said() {
     let r = result(alone.clone());
     assert!(!groups_lead(&r, "clients", &alone, 2, "", Lang::En).contains("tied"));
 }
+
+/// Processes ranked by a column lead with the first one's name, pid and figure, not a time.
+#[test]
+fn a_system_tables_ranked_rows_lead_with_the_first_rows_name() {
+    use llmops_common::query::{Field, FieldValue, Measure, Order, Query, QueryValue, Row, Source};
+    let row = |pid: &str, name: &str, threads: &str| Row {
+        file: None,
+        line: 0,
+        time: Some("2026-12-06T14:59:47".into()),
+        text: String::new(),
+        lines: 0,
+        fields: [("pid", pid), ("name", name), ("threads", threads)]
+            .into_iter()
+            .map(|(n, v)| FieldValue {
+                name: n.into(),
+                value: v.into(),
+            })
+            .collect(),
+        repeats: None,
+    };
+    let r = QueryResult {
+        query: Query {
+            source: Source::Processes,
+            measure: Measure::Rows,
+            field: Some(Field::new("threads")),
+            order: Order::Desc,
+            limit: Some(3),
+            ..Query::default()
+        },
+        described_zh: "进程".into(),
+        described_en: "processes".into(),
+        sources: vec![],
+        resolved: vec![],
+        matched: 75,
+        matched_per_file: vec![],
+        value: QueryValue::Rows {
+            rows: vec![row("4242", "ledger-d", "48"), row("17", "cron", "3")],
+            total: 75,
+        },
+        pipeline: None,
+        notes: vec![],
+        share_base: None,
+    };
+    let en = lead(&r, Lang::En);
+    assert!(
+        en.contains("the first is **ledger-d** (pid 4242), threads = **48** (75 rows in all)"),
+        "{en}"
+    );
+    assert!(!en.contains("2026-12-06"), "{en}");
+    let zh = lead(&r, Lang::Zh);
+    assert!(
+        zh.contains("第一个是 **ledger-d** (pid 4242), threads = **48**（共 75 行）"),
+        "{zh}"
+    );
+}
