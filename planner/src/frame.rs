@@ -30,6 +30,7 @@ mod missing_field;
 mod number_filter;
 mod object_words;
 mod owner;
+mod parenthesized;
 pub mod parsed;
 mod path_template;
 mod percentile;

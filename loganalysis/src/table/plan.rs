@@ -7,7 +7,7 @@ use llmops_common::query::{
 use memchr::memmem;
 use regex::bytes::Regex;
 
-use super::def::{FieldSpec, Origin};
+use super::def::FieldSpec;
 use super::error::QueryError;
 use super::event::{parse_number, Val};
 use crate::ts::Ts;
@@ -23,8 +23,9 @@ pub struct FieldRef {
     pub name: String,
     pub kind: FieldKind,
     pub unit: Unit,
-    /// A request path read from a key (`req.url`, `path=`), which may carry a query string:
-    /// as a group key it is the path without it (`/api/quote`, not one group per `?id=`).
+    /// A request path (`req.url`, `path=`, a format's `path` column), which may carry a query
+    /// string: as a group key it is the path without it (`/api/quote`, not one group per
+    /// `?id=`).
     pub path_key: bool,
 }
 
@@ -32,14 +33,13 @@ impl FieldRef {
     /// The reference to field `id` of `fields`.
     pub fn of(fields: &[FieldSpec], id: usize) -> FieldRef {
         let f = &fields[id];
-        let keyed = matches!(f.origin, Origin::Key(_) | Origin::AnyKey(_));
         let path = f.roles.iter().any(|r| r == "path" || r == "endpoint");
         FieldRef {
             id,
             name: f.name.clone(),
             kind: f.kind,
             unit: f.unit,
-            path_key: keyed && path && f.kind == FieldKind::Text,
+            path_key: path && f.kind == FieldKind::Text,
         }
     }
 

@@ -327,6 +327,10 @@ fn gin_requests_count_statuses_clients_and_go_durations_exactly() {
     );
     assert_eq!(count(d, name, vec![five]), fives);
     assert_eq!(stat(d, name, Measure::Max, "duration"), 64.0);
+    // Grouped by path, a request's query string is no part of it.
+    let by_path = groups(d, name, vec![], "path");
+    assert_eq!(by_path.get("/v1/items/0"), Some(&1), "{by_path:?}");
+    assert!(by_path.keys().all(|k| !k.contains('?')), "{by_path:?}");
     let p50 = stat(d, name, Measure::P50, "duration");
     assert!((p50 - nearest_rank(&secs, 50.0)).abs() < 1e-9, "{p50}");
 }

@@ -507,10 +507,11 @@ fn noun_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
             continue;
         }
         // The token after the noun (after a space, `:`, `=` or `#`, and an opening quote
-        // or bracket), without the sentence's full stop.
+        // or bracket), without the sentence's full stop; or the path segment after the
+        // noun's collection in a URL (`/showtimes/ST-90417/holds`). A value ends at a `/`.
+        let n = regex::escape(name);
         let regex = format!(
-            r#"(?i)\b{}(?:e?s)?[\s:=#]+["'\[(]?([^\s,;"'\])]*[^\s,;"'\]).])"#,
-            regex::escape(name)
+            r#"(?i)(?:\b{n}(?:e?s)?[\s:=#]+["'\[(]?|/{n}(?:e?s)?/)([^\s,;"'\])/?]*[^\s,;"'\]).?/])"#
         );
         out.push(Defined {
             extract: Extract {

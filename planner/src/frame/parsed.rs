@@ -37,7 +37,12 @@ pub struct Parsed {
 impl Parsed {
     pub fn new(text: &str, ctx: &FrameCtx) -> Parsed {
         let lex = lexicon();
-        let (text, rank) = super::rank::ranked(&normalize(text));
+        let text = normalize(text);
+        let at_hand = log_columns(&named_files(&text, ctx).files, ctx);
+        if let Some(plain) = super::parenthesized::column_for_its_word(&text, &at_hand) {
+            return Parsed::new(&plain, ctx);
+        }
+        let (text, rank) = super::rank::ranked(&text);
         let (text, percentile) = super::percentile::asked(&text);
         let Named { files, spans, host } = named_files(&text, ctx);
         // File names are not cues: "error.log" says nothing about errors.

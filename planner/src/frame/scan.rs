@@ -451,11 +451,11 @@ fn emails(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
 
 fn url_paths(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
     static R: OnceLock<Regex> = OnceLock::new();
-    // `{id}` stands for a route's parameter ("/bookings/{ref}/seats"); an ellipsis before
+    // `{id}` or `*` stands for a route's parameter ("/bookings/{ref}/seats"); an ellipsis before
     // it elides the start (".../refill": paths that hold `/refill`).
     let r = re(
         &R,
-        r"(?:^|[\s(（,，、：;；])(?:\.\.\.?|…)?(/[A-Za-z0-9._~%/\-{}]*[A-Za-z0-9_~%\-/{}])",
+        r"(?:^|[\s(（,，、：;；])(?:\.\.\.?|…)?(/[A-Za-z0-9._~%/\-{}*]*[A-Za-z0-9_~%\-/{}*])",
     );
     for c in r.captures_iter(text) {
         let m = c.get(1).expect("group 1 always matches");

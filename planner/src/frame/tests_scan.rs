@@ -121,6 +121,12 @@ fn names_times_addresses_and_classes_are_told_apart() {
             .any(|x| matches!(x, Lit::Clock(c) if c.h == 2 && c.m == 47)),
         "{l:?}"
     );
+    // A `*` stands for a segment, inside parentheses too.
+    let l = lits("p50 of the holds (POST /v1/shows/*/holds)");
+    assert!(
+        l.contains(&Lit::UrlPath("/v1/shows/*/holds".into())),
+        "{l:?}"
+    );
     let l = lits("what is the pid of redis-server");
     assert_eq!(l, vec![Lit::Ident("redis-server".into())]);
     let l = lits("how many nginx workers are running");

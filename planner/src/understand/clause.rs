@@ -137,11 +137,18 @@ fn two_logs_compared(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
             .into_iter()
             .find_map(|(at, end)| {
                 let (left, right) = (&text[..at], &text[end..]);
-                let cut = right
-                    .find(['—', '，', ',', '？', '?', ';', '；', ':', '：'])
-                    .unwrap_or(right.len());
+                // A dash between blanks ends a side as a comma does ("… in B - exact times?").
+                let cut = [
+                    right.find(['—', '，', ',', '？', '?', ';', '；', ':', '：']),
+                    right.find(" - "),
+                ]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(right.len());
                 let (right, tail) = right.split_at(cut);
-                let tail = tail.trim_start_matches(['—', '，', ',', ';', '；', ':', '：', ' ']);
+                let tail =
+                    tail.trim_start_matches(['—', '，', ',', ';', '；', ':', '：', ' ', '-']);
                 // Something asked of both sides after them ("哪个在前", "which came first");
                 // without it the two logs are one question ("02:44 前后 A 和 B 都发生了什么").
                 if tail.trim().is_empty() {

@@ -22,6 +22,19 @@ pub(super) fn rows_lead(
             Lang::Zh => format!("{what} —— 没有匹配的{}{part}。", lang.pick("事件", "")),
             Lang::En => format!("{what}: nothing matched{part}."),
         },
+        (Some(row), true) if r.query.source != Source::Log => {
+            let head = system_row_head(r, row);
+            match lang {
+                Lang::Zh => format!(
+                    "{what} —— {head}（共 {total} 行）{part}。\n{}",
+                    row_line(row, lang, true)
+                ),
+                Lang::En => format!(
+                    "{what}: {head} ({total} rows in all){part}.\n{}",
+                    row_line(row, lang, true)
+                ),
+            }
+        }
         (Some(row), true) => {
             let when = row.time.clone().unwrap_or_else(|| "?".into());
             // The values asked of the event lead, its time beside them; else its time does.
@@ -51,11 +64,7 @@ pub(super) fn rows_lead(
         // Several rows ranked by a field ("the top 3 slowest"): the first one's value leads;
         // how many matched is said beside it.
         (Some(row), false) if by_field && r.query.source != Source::Log => {
-            let head = [row_name(r.query.source, row), first_value(r, row)]
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>()
-                .join(", ");
+            let head = system_row_head(r, row);
             match lang {
                 Lang::Zh => format!("{what} —— 第一个是 {head}（共 {total} 行）{part}："),
                 Lang::En => format!("{what}: the first is {head} ({total} rows in all){part}:"),
@@ -80,6 +89,15 @@ pub(super) fn rows_lead(
             Lang::En => format!("{what}: **{total}**{part}:"),
         },
     }
+}
+
+/// A system table's row as an answer leads with it: its name, then the figure it is ranked by.
+fn system_row_head(r: &QueryResult, row: &Row) -> String {
+    [row_name(r.query.source, row), first_value(r, row)]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// What a system table's row is called: a process by its name and pid, a filesystem by its

@@ -492,3 +492,50 @@ fn a_system_tables_ranked_rows_lead_with_the_first_rows_name() {
         "{zh}"
     );
 }
+
+/// One filesystem ranked by free space leads with its mount point and the figure, no time.
+#[test]
+fn one_system_row_ranked_leads_with_its_name() {
+    use llmops_common::query::{Field, FieldValue, Measure, Order, Query, QueryValue, Row, Source};
+    let row = Row {
+        file: None,
+        line: 0,
+        time: None,
+        text: "mount=/ avail_bytes=72134348800".into(),
+        lines: 0,
+        fields: [("mount", "/"), ("avail_bytes", "72134348800")]
+            .into_iter()
+            .map(|(n, v)| FieldValue {
+                name: n.into(),
+                value: v.into(),
+            })
+            .collect(),
+        repeats: None,
+    };
+    let r = QueryResult {
+        query: Query {
+            source: Source::Mounts,
+            measure: Measure::Rows,
+            field: Some(Field::new("avail_bytes")),
+            order: Order::Desc,
+            limit: Some(5),
+            ..Query::default()
+        },
+        described_zh: "挂载点".into(),
+        described_en: "mounts".into(),
+        sources: vec![],
+        resolved: vec![],
+        matched: 1,
+        matched_per_file: vec![],
+        value: QueryValue::Rows {
+            rows: vec![row],
+            total: 1,
+        },
+        pipeline: None,
+        notes: vec![],
+        share_base: None,
+    };
+    let en = lead(&r, Lang::En);
+    assert!(en.contains("**/**, avail_bytes = **72134348800**"), "{en}");
+    assert!(!en.contains("**?**"), "{en}");
+}
