@@ -164,6 +164,12 @@ fn groupings_statistics_and_peaks() {
 
 #[test]
 fn first_last_and_time_windows() {
+    for text in [
+        "anything weird in app.log between 1:40 and 1:55?",
+        "app.log 在 1:40 到 1:55 之间有什么奇怪的吗",
+    ] {
+        assert_eq!(frame(text)["measure"], "timeline", "{text}");
+    }
     let f = frame("app.log 的报错是从几点开始的");
     assert_eq!(
         (&f["measure"], &f["field"], &f["order"], &f["limit"]),

@@ -55,6 +55,7 @@ fn two_logs_set_side_by_side_are_a_query_each() {
     for text in [
         "the first timeout in gateway.log vs the first OutOfMemoryError in billing.log, which came first",
         "gateway.log 第一次超时和 billing.log 第一次 OutOfMemoryError，哪个在前",
+        "the first timeout in gateway.log vs the first OutOfMemoryError in billing.log - when?",
     ] {
         let plan = crate::TurnPlan::new(&crate::PlannerInput {
             text,
