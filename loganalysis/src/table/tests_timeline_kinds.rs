@@ -60,3 +60,44 @@ fn one_template_with_several_exceptions_is_a_kind_for_each() {
         assert_eq!(count, want, "{class}");
     }
 }
+
+/// A Go service's crash dump under the last request it logged (no time of its own) is a kind
+/// of its own in the timeline, shown, among hundreds of routine requests.
+#[test]
+fn a_crash_below_a_routine_event_is_a_kind_of_its_own() {
+    let mut text = String::new();
+    for i in 0..600u32 {
+        text.push_str(&format!(
+            "[GIN] 2031/07/09 - 14:{:02}:{:02} | 200 |    {}.5ms |    10.0.0.{} | GET      \"/v1/seats/{i}\"\n",
+            i / 60,
+            i % 60,
+            i % 40,
+            i % 9
+        ));
+        if i == 400 {
+            text.push_str(
+                "fatal error: concurrent map writes\n\ngoroutine 7 [running]:\nmain.add(...)\n",
+            );
+        }
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("api.log"), &text).expect("write");
+    let q = Query {
+        measure: Measure::Timeline,
+        window: Some(Window::Between {
+            from: Some(TimePoint("14:05".into())),
+            to: Some(TimePoint("14:08".into())),
+        }),
+        ..Query::default()
+    };
+    let r = run_in(dir.path(), &["api.log"], &q, &QueryOptions::default()).expect("runs");
+    let QueryValue::Timeline { rows, .. } = &r.value else {
+        panic!("timeline: {:?}", r.value)
+    };
+    let crash = rows
+        .iter()
+        .find(|r| r.text.contains("fatal error: concurrent map writes"))
+        .unwrap_or_else(|| panic!("no crash row: {rows:#?}"));
+    assert_eq!(crash.time.as_deref(), Some("2031-07-09T14:06:40"));
+    assert_eq!(crash.repeats.as_ref().map_or(1, |x| x.count), 1);
+}

@@ -149,7 +149,12 @@ impl Timeline {
             }
         };
         let key = with_detail(key, row, plan);
-        let notable = plan.notable.iter().any(|c| c.holds(row));
+        // A crash written below an event without a time of its own (a Go runtime's `fatal
+        // error:`, a thread's uncaught exception) is a kind of its own, and tells.
+        let crash = crash_line(row.whole()).map(line_template);
+        let crashed = crash.is_some();
+        let key = crash.unwrap_or(key);
+        let notable = crashed || plan.notable.iter().any(|c| c.holds(row));
         let milestone = plan.milestone.as_ref().is_some_and(|c| c.holds(row));
         let slow = plan.slow.as_ref().is_some_and(|c| c.holds(row));
         let of_file = self.kinds.entry(file).or_default();
@@ -180,7 +185,7 @@ impl Timeline {
             milestone,
             slow,
             // The status is part of a request's kind: its first event tells for all.
-            routine: answered_fine(row, plan),
+            routine: !crashed && answered_fine(row, plan),
         };
         of_file.insert(key, kind);
         self.n_kinds += 1;
@@ -478,6 +483,23 @@ fn with_detail(mut key: Vec<u8>, row: &mut dyn RowAccess, plan: &Plan) -> Vec<u8
 }
 
 /// The template of an event's first line (`crate::mask::template`).
+/// The first line after an event's first that reports a process's crash: the runtime's
+/// own words, which no logger writes with a time.
+fn crash_line(whole: &[u8]) -> Option<&[u8]> {
+    const STARTS: [&[u8]; 5] = [
+        b"fatal error: ",
+        b"panic: ",
+        b"Exception in thread \"",
+        b"Segmentation fault",
+        b"SIGSEGV",
+    ];
+    whole
+        .split(|&b| b == b'\n')
+        .skip(1)
+        .take(40)
+        .find(|l| STARTS.iter().any(|s| l.starts_with(s)))
+}
+
 fn line_template(whole: &[u8]) -> Vec<u8> {
     let first = whole.split(|&b| b == b'\n').next().unwrap_or(whole);
     let mut out = Vec::new();
