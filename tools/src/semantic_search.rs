@@ -239,6 +239,18 @@ impl SearchBackend for RawTextSearch {
     }
 }
 
+/// A query is searched by its first [`MAX_QUERY_CHARS`] characters: a longer one is pasted
+/// text (a log, a dump), whose opening says what it is, and scoring every document against
+/// tens of thousands of terms would hold the turn for seconds.
+const MAX_QUERY_CHARS: usize = 1000;
+
+fn search_words(query: &str) -> String {
+    match query.char_indices().nth(MAX_QUERY_CHARS) {
+        Some((cut, _)) => query[..cut].to_string(),
+        None => query.to_string(),
+    }
+}
+
 /// `semantic_search {query, scope: all|system|uploads, top_k 1..10 = 3}`.
 pub struct SemanticSearchTool {
     backend: Arc<dyn SearchBackend>,
@@ -284,10 +296,11 @@ impl Tool for SemanticSearchTool {
                 Ok(a) => a,
                 Err(e) => return ToolResult::failure(e),
             };
-            let query = args.query.trim().to_string();
+            let query = args.query.trim();
             if query.is_empty() {
                 return ToolResult::failure("查询文本不能为空 (empty query)");
             }
+            let query = search_words(query);
             let top_k = args.top_k.unwrap_or(3);
             if !(1..=10).contains(&top_k) {
                 return ToolResult::failure(format!("top_k 必须在 1-10 之间: {top_k}"));
@@ -595,6 +608,16 @@ mod tests {
         let r = tool.call(json!({"query": "zzzz qqqq"}), &env.ctx).await;
         assert!(r.ok);
         assert_eq!(r.data.to_value()["results"], json!([]));
+        // A pasted wall of text is searched by its opening characters.
+        let pasted = format!("disk full error {}", "大".repeat(40_000));
+        let r = tool
+            .call(json!({"query": pasted, "scope": "uploads"}), &env.ctx)
+            .await;
+        assert!(r.ok, "{r:?}");
+        let searched = r.data.to_value()["query"]
+            .as_str()
+            .map(|q| q.chars().count());
+        assert_eq!(searched, Some(MAX_QUERY_CHARS));
         for (args, msg) in [
             (json!({"query": "  "}), "查询文本不能为空 (empty query)"),
             (
