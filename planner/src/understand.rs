@@ -174,13 +174,18 @@ fn clauses(text: &str) -> Vec<String> {
     }
     let text = spaced.trim_end();
     let mut out = Vec::new();
-    for part in r.split(text) {
-        let p = part
-            .trim()
-            .trim_start_matches("先")
-            .trim_start_matches("first ")
-            .trim_matches(|c: char| ",;.!?: ".contains(c))
-            .trim();
+    let parts: Vec<&str> = r.split(text).collect();
+    // "first check the disk, then …" is a sequence; a lone "first 5xx in the api log" asks
+    // for the first event.
+    let sequence = parts.iter().filter(|p| !p.trim().is_empty()).count() > 1;
+    for part in parts {
+        let p = part.trim().trim_start_matches("先");
+        let p = if sequence {
+            p.trim_start_matches("first ")
+        } else {
+            p
+        };
+        let p = p.trim_matches(|c: char| ",;.!?: ".contains(c)).trim();
         if !p.is_empty() {
             out.push(p.replace(HERE, "."));
         }
