@@ -69,7 +69,7 @@ pub fn make_hit(row: &mut dyn RowAccess, plan: &Plan, file: usize, line: u64) ->
 /// An event's text as a row keeps it: its first lines and, when it is longer, an elision
 /// and its last line (a Python traceback names its exception there), within
 /// [`MAX_ROW_TEXT`] bytes.
-fn row_text(whole: &[u8]) -> String {
+pub(super) fn row_text(whole: &[u8]) -> String {
     let whole = trim_end(whole);
     let lines = memchr::memchr_iter(b'\n', whole).count() + 1;
     if lines <= MAX_ROW_LINES {

@@ -99,5 +99,17 @@ fn a_crash_below_a_routine_event_is_a_kind_of_its_own() {
         .find(|r| r.text.contains("fatal error: concurrent map writes"))
         .unwrap_or_else(|| panic!("no crash row: {rows:#?}"));
     assert_eq!(crash.time.as_deref(), Some("2031-07-09T14:06:40"));
+    // Shown from the crash's own line, numbered as the file numbers it.
+    assert!(
+        crash.text.starts_with("fatal error: concurrent map writes"),
+        "{}",
+        crash.text
+    );
+    let at = text
+        .lines()
+        .position(|l| l.starts_with("fatal error"))
+        .expect("planted")
+        + 1;
+    assert_eq!(crash.line, at as u64);
     assert_eq!(crash.repeats.as_ref().map_or(1, |x| x.count), 1);
 }

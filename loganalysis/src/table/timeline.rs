@@ -486,6 +486,12 @@ fn with_detail(mut key: Vec<u8>, row: &mut dyn RowAccess, plan: &Plan) -> Vec<u8
 /// The first line after an event's first that reports a process's crash: the runtime's
 /// own words, which no logger writes with a time.
 fn crash_line(whole: &[u8]) -> Option<&[u8]> {
+    let at = crash_at(whole)?;
+    whole[at..].split(|&b| b == b'\n').next()
+}
+
+/// Where [`crash_line`] starts in the event.
+fn crash_at(whole: &[u8]) -> Option<usize> {
     const STARTS: [&[u8]; 5] = [
         b"fatal error: ",
         b"panic: ",
@@ -493,11 +499,14 @@ fn crash_line(whole: &[u8]) -> Option<&[u8]> {
         b"Segmentation fault",
         b"SIGSEGV",
     ];
-    whole
-        .split(|&b| b == b'\n')
-        .skip(1)
-        .take(40)
-        .find(|l| STARTS.iter().any(|s| l.starts_with(s)))
+    let mut at = 0;
+    for (i, l) in whole.split(|&b| b == b'\n').enumerate().take(41) {
+        if i > 0 && STARTS.iter().any(|s| l.starts_with(s)) {
+            return Some(at);
+        }
+        at += l.len() + 1;
+    }
+    None
 }
 
 fn line_template(whole: &[u8]) -> Vec<u8> {
@@ -520,6 +529,12 @@ fn timeline_hit(row: &mut dyn RowAccess, plan: &Plan, file: usize, line: u64) ->
     let mut hit = make_hit(row, plan, file, line);
     if let Some(text) = compact.filter(|t| !t.is_empty()) {
         hit.text = text;
+    }
+    // A crash below the event is what it shows, from the crash's own line.
+    if let Some(at) = crash_at(row.whole()) {
+        let whole = row.whole();
+        hit.line += memchr::memchr_iter(b'\n', &whole[..at]).count() as u64;
+        hit.text = super::hit::row_text(&whole[at..]);
     }
     hit
 }
