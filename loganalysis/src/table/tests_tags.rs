@@ -251,3 +251,23 @@ fn a_failure_in_a_log_with_a_status_and_levels_is_either() {
     let r = run("app.json", log, &tagged("failure")).expect("runs");
     assert_eq!(count(&r), 3);
 }
+
+/// A crash is a runtime's own report (Go's `fatal error:` under the last request, a
+/// recovered panic, an uncaught exception), not a line that only names a crash report page.
+#[test]
+fn a_crash_is_a_runtimes_report_of_one() {
+    let text = "\
+2031/05/01 02:00:01 listening on :8080
+2031/05/01 02:00:02 [Recovery] 2031/05/01 - 02:00:02 panic recovered:
+runtime error: index out of range [3] with length 3
+2031/05/01 02:00:03 GET /v1/crash-reports 200
+2031/05/01 02:00:04 serving
+fatal error: concurrent map writes
+
+goroutine 7 [running]:
+2031/05/01 02:00:09 listening on :8080
+";
+    let r = run("api.log", text, &tagged("crash")).expect("runs");
+    // The recovered panic, and the dump under the line before it; not the crash-reports path.
+    assert_eq!(count(&r), 2);
+}
