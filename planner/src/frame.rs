@@ -41,6 +41,7 @@ pub mod scan;
 mod share;
 mod shown;
 mod source;
+mod system_rows;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

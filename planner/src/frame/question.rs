@@ -103,7 +103,7 @@ fn system_table_asked(lex: &Lexicon, p: &Parsed, source: Source, q: &Query) -> b
     // ranked by that figure; by CPU or memory the monitor ranks them, sampled as `top` does.
     let ranked_rows = q.measure == Measure::Rows
         && q.field.as_ref().is_some_and(|f| {
-            super::build::quantity_of(lex, source, f)
+            super::system_rows::quantity_of(lex, source, f)
                 && (source != Source::Processes || ProcSort::of_column(f.as_str()).is_none())
         });
     let extreme = matches!(q.measure, Measure::Max | Measure::Min) && q.field.is_some();

@@ -438,48 +438,61 @@ fn a_tie_at_the_top_is_said() {
     assert!(!groups_lead(&r, "clients", &alone, 2, "", Lang::En).contains("tied"));
 }
 
-/// Processes ranked by a column lead with the first one's name, pid and figure, not a time.
-#[test]
-fn a_system_tables_ranked_rows_lead_with_the_first_rows_name() {
-    use llmops_common::query::{Field, FieldValue, Measure, Order, Query, QueryValue, Row, Source};
-    let row = |pid: &str, name: &str, threads: &str| Row {
+/// A system table's rows ranked by `field`, as the engine returns them.
+fn system_rows(source: Source, field: &str, rows: &[&[(&str, &str)]], total: u64) -> QueryResult {
+    use llmops_common::query::{Field, FieldValue, Measure, Order, Query, QueryValue, Row};
+    let row = |fields: &[(&str, &str)]| Row {
         file: None,
         line: 0,
         time: Some("2026-12-06T14:59:47".into()),
         text: String::new(),
         lines: 0,
-        fields: [("pid", pid), ("name", name), ("threads", threads)]
-            .into_iter()
+        fields: fields
+            .iter()
             .map(|(n, v)| FieldValue {
-                name: n.into(),
-                value: v.into(),
+                name: n.to_string(),
+                value: v.to_string(),
             })
             .collect(),
         repeats: None,
     };
-    let r = QueryResult {
+    QueryResult {
         query: Query {
-            source: Source::Processes,
+            source,
             measure: Measure::Rows,
-            field: Some(Field::new("threads")),
+            field: Some(Field::new(field)),
             order: Order::Desc,
-            limit: Some(3),
+            limit: Some(5),
             ..Query::default()
         },
-        described_zh: "进程".into(),
-        described_en: "processes".into(),
+        described_zh: "表".into(),
+        described_en: "table".into(),
         sources: vec![],
         resolved: vec![],
-        matched: 75,
+        matched: total,
         matched_per_file: vec![],
         value: QueryValue::Rows {
-            rows: vec![row("4242", "ledger-d", "48"), row("17", "cron", "3")],
-            total: 75,
+            rows: rows.iter().map(|r| row(r)).collect(),
+            total,
         },
         pipeline: None,
         notes: vec![],
         share_base: None,
-    };
+    }
+}
+
+/// Processes ranked by a column lead with the first one's name, pid and figure, not a time.
+#[test]
+fn a_system_tables_ranked_rows_lead_with_the_first_rows_name() {
+    let r = system_rows(
+        Source::Processes,
+        "threads",
+        &[
+            &[("pid", "4242"), ("name", "ledger-d"), ("threads", "48")],
+            &[("pid", "17"), ("name", "cron"), ("threads", "3")],
+        ],
+        75,
+    );
     let en = lead(&r, Lang::En);
     assert!(
         en.contains("the first is **ledger-d** (pid 4242), threads = **48** (75 rows in all)"),
@@ -496,45 +509,12 @@ fn a_system_tables_ranked_rows_lead_with_the_first_rows_name() {
 /// One filesystem ranked by free space leads with its mount point and the figure, no time.
 #[test]
 fn one_system_row_ranked_leads_with_its_name() {
-    use llmops_common::query::{Field, FieldValue, Measure, Order, Query, QueryValue, Row, Source};
-    let row = Row {
-        file: None,
-        line: 0,
-        time: None,
-        text: "mount=/ avail_bytes=72134348800".into(),
-        lines: 0,
-        fields: [("mount", "/"), ("avail_bytes", "72134348800")]
-            .into_iter()
-            .map(|(n, v)| FieldValue {
-                name: n.into(),
-                value: v.into(),
-            })
-            .collect(),
-        repeats: None,
-    };
-    let r = QueryResult {
-        query: Query {
-            source: Source::Mounts,
-            measure: Measure::Rows,
-            field: Some(Field::new("avail_bytes")),
-            order: Order::Desc,
-            limit: Some(5),
-            ..Query::default()
-        },
-        described_zh: "挂载点".into(),
-        described_en: "mounts".into(),
-        sources: vec![],
-        resolved: vec![],
-        matched: 1,
-        matched_per_file: vec![],
-        value: QueryValue::Rows {
-            rows: vec![row],
-            total: 1,
-        },
-        pipeline: None,
-        notes: vec![],
-        share_base: None,
-    };
+    let r = system_rows(
+        Source::Mounts,
+        "avail_bytes",
+        &[&[("mount", "/"), ("avail_bytes", "72134348800")]],
+        1,
+    );
     let en = lead(&r, Lang::En);
     assert!(en.contains("**/**, avail_bytes = **72134348800**"), "{en}");
     assert!(!en.contains("**?**"), "{en}");
