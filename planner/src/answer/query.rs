@@ -287,9 +287,13 @@ fn short(v: f64) -> String {
 /// A row as one line; `whole` adds a multi-line event's other lines as a block (the one
 /// event a figure points at), else says how many there are (a list of rows).
 /// The lines of an event's continuation that name what went wrong: the first exception
-/// (`java.sql.SQLException: …`, `psycopg2.errors.LockNotAvailable: …`) and the last
-/// `Caused by:`, when it is another line.
+/// (`java.sql.SQLException: …`, `psycopg2.errors.LockNotAvailable: …`, a Go runtime's
+/// `fatal error: …` or `panic: …`) and the last `Caused by:`, when it is another line.
 fn exception_lines(rest: &str) -> Vec<&str> {
+    let runtime_crash = |l: &str| {
+        let l = l.trim_start();
+        l.starts_with("fatal error: ") || l.starts_with("panic: ")
+    };
     let exception = |l: &str| {
         let l = l.trim_start().trim_start_matches("Caused by: ");
         let name = l.split([':', ' ']).next().unwrap_or("");
@@ -302,7 +306,7 @@ fn exception_lines(rest: &str) -> Vec<&str> {
                 .any(|w| name.ends_with(w))
                 || qualified_class(name))
     };
-    let first = rest.lines().find(|l| exception(l));
+    let first = rest.lines().find(|l| exception(l) || runtime_crash(l));
     let cause = rest
         .lines()
         .rev()

@@ -24,6 +24,11 @@ fn a_traces_exception_and_root_cause_are_shown_beside_its_first_line() {
         ["psycopg2.errors.LockNotAvailable: canceling statement due to lock timeout"]
     );
     assert!(exception_lines("  at a.b(C.java:1)\nsome other line").is_empty());
+    // A Go runtime's crash under the last line it logged.
+    assert_eq!(
+        exception_lines("fatal error: concurrent map writes\n\ngoroutine 7 [running]:\nmain.add()"),
+        ["fatal error: concurrent map writes"]
+    );
 }
 
 #[test]
