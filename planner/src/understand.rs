@@ -175,7 +175,7 @@ fn clauses(text: &str) -> Vec<String> {
     let text = spaced.trim_end();
     let mut out = Vec::new();
     let parts: Vec<&str> = r.split(text).collect();
-    // "first check the disk, then …" is a sequence; a lone "first 5xx in the api log" asks
+    // "first check the disk, then …" is a sequence; a lone "first 502 in gateway.log" asks
     // for the first event.
     let sequence = parts.iter().filter(|p| !p.trim().is_empty()).count() > 1;
     for part in parts {

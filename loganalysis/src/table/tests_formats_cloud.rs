@@ -265,8 +265,8 @@ fn s3_access_counts_operations_errors_and_times_exactly() {
 #[test]
 fn aws_lambda_reports_count_cold_starts_and_read_their_figures_exactly() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let name = "payment-webhook.log";
-    let stream = "2031/05/01/[$LATEST]3a657489f5c3c173a9a24d262b059803";
+    let name = "thumbnailer.log";
+    let stream = "2031/05/01/[$LATEST]0f1e2d3c4b5a69788796a5b4c3d2e1f0";
     let mut rng = Lcg(5);
     let mut text = String::new();
     let (mut cold, mut timeouts, mut max_mem, mut durations) = (0u64, 0u64, 0u64, Vec::new());
@@ -276,13 +276,15 @@ fn aws_lambda_reports_count_cold_starts_and_read_their_figures_exactly() {
         let is_cold = rng.next(7) == 0;
         if is_cold {
             text.push_str(&format!(
-                "{t}.100000+00:00 {stream} INIT_START Runtime Version: nodejs:20.v33\n"
+                "{t}.100000+00:00 {stream} INIT_START Runtime Version: python:3.12.v18\n"
             ));
         }
         text.push_str(&format!(
             "{t}.200000+00:00 {stream} START RequestId: {id} Version: $LATEST\n"
         ));
-        text.push_str(&format!("{t}.210000+00:00 {stream} {t}.210Z\t{id}\tINFO\treceived evt_{i} type=charge.refunded\n"));
+        text.push_str(&format!(
+            "{t}.210000+00:00 {stream} {t}.210Z\t{id}\tINFO\tqueued job {i} kind=thumbnail\n"
+        ));
         let timeout = rng.next(25) == 0;
         let ms = if timeout {
             15000.0 + rng.next(50) as f64 / 100.0

@@ -274,7 +274,7 @@ fn pm2_lines_by_process_with_their_stacks_and_requests() {
 #[test]
 fn gin_requests_count_statuses_clients_and_go_durations_exactly() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let name = "seat-api.log";
+    let name = "stock-api.log";
     let clients = ["94.15.203.28", "10.20.0.5", "178.151.29.245"];
     let statuses = [200, 200, 201, 404, 409, 500];
     let mut rng = Lcg(7);
@@ -302,7 +302,7 @@ fn gin_requests_count_statuses_clients_and_go_durations_exactly() {
             i % 60
         ));
         if status >= 500 {
-            text.push_str("Error #01: OOM command not allowed\n");
+            text.push_str("Error #01: upstream inventory timed out\n");
         }
         if i % 50 == 0 {
             text.push_str(&format!(

@@ -262,7 +262,7 @@ fn a_crash_is_a_runtimes_report_of_one() {
 runtime error: index out of range [3] with length 3
 2031/05/01 02:00:03 GET /v1/crash-reports 200
 2031/05/01 02:00:04 serving
-fatal error: concurrent map writes
+fatal error: all goroutines are asleep - deadlock!
 
 goroutine 7 [running]:
 2031/05/01 02:00:09 listening on :8080

@@ -76,7 +76,7 @@ fn a_crash_below_a_routine_event_is_a_kind_of_its_own() {
         ));
         if i == 400 {
             text.push_str(
-                "fatal error: concurrent map writes\n\ngoroutine 7 [running]:\nmain.add(...)\n",
+                "fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 7 [running]:\nmain.add(...)\n",
             );
         }
     }
@@ -96,12 +96,17 @@ fn a_crash_below_a_routine_event_is_a_kind_of_its_own() {
     };
     let crash = rows
         .iter()
-        .find(|r| r.text.contains("fatal error: concurrent map writes"))
+        .find(|r| {
+            r.text
+                .contains("fatal error: all goroutines are asleep - deadlock!")
+        })
         .unwrap_or_else(|| panic!("no crash row: {rows:#?}"));
     assert_eq!(crash.time.as_deref(), Some("2031-07-09T14:06:40"));
     // Shown from the crash's own line, numbered as the file numbers it.
     assert!(
-        crash.text.starts_with("fatal error: concurrent map writes"),
+        crash
+            .text
+            .starts_with("fatal error: all goroutines are asleep - deadlock!"),
         "{}",
         crash.text
     );

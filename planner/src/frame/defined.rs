@@ -508,7 +508,7 @@ fn noun_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
         }
         // The token after the noun (after a space, `:`, `=` or `#`, and an opening quote
         // or bracket), without the sentence's full stop; or the path segment after the
-        // noun's collection in a URL (`/showtimes/ST-90417/holds`). A value ends at a `/`.
+        // noun's collection in a URL (`/tenants/T-17/invoices`). A value ends at a `/`.
         let n = regex::escape(name);
         let regex = format!(
             r#"(?i)(?:\b{n}(?:e?s)?[\s:=#]+["'\[(]?|/{n}(?:e?s)?/)([^\s,;"'\])/?]*[^\s,;"'\]).?/])"#

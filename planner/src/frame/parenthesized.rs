@@ -1,5 +1,5 @@
-//! A column named in parentheses after the word a question says it with ("which cinema
-//! (site)", "场次（showtime）"): the column the log writes is what is asked, and the word
+//! A column named in parentheses after the word a question says it with ("which depot
+//! (warehouse)", "仓库（warehouse）"): the column the log writes is what is asked, and the word
 //! before it (an English one) says nothing more.
 
 use llmops_common::query::Column;
@@ -62,18 +62,19 @@ mod tests {
 
     #[test]
     fn a_column_in_parentheses_stands_for_the_word_before_it() {
-        let c = cols(&["site", "showtime"]);
+        let c = cols(&["warehouse", "region_code"]);
         assert_eq!(
-            column_for_its_word("which cinema (site) had the fewest checkouts?", &c).as_deref(),
-            Some("which  site  had the fewest checkouts?")
+            column_for_its_word("which depot (warehouse) shipped the fewest parcels?", &c)
+                .as_deref(),
+            Some("which  warehouse  shipped the fewest parcels?")
         );
         assert_eq!(
-            column_for_its_word("哪个场次(showtime)返回的 409 最多", &c).as_deref(),
-            Some("哪个场次 showtime 返回的 409 最多")
+            column_for_its_word("哪个仓库(warehouse)发货最少", &c).as_deref(),
+            Some("哪个仓库 warehouse 发货最少")
         );
         // Not a column, or more than a name: left as written.
         assert_eq!(column_for_its_word("which region (eu) failed", &c), None);
-        assert_eq!(column_for_its_word("p95 (in ms) of site", &c), None);
-        assert_eq!(column_for_its_word("unclosed (site", &c), None);
+        assert_eq!(column_for_its_word("p95 (in ms) of warehouse", &c), None);
+        assert_eq!(column_for_its_word("unclosed (warehouse", &c), None);
     }
 }

@@ -165,8 +165,8 @@ fn groupings_statistics_and_peaks() {
 #[test]
 fn first_last_and_time_windows() {
     for text in [
-        "anything weird in app.log between 1:40 and 1:55?",
-        "app.log 在 1:40 到 1:55 之间有什么奇怪的吗",
+        "anything strange in app.log between 04:10 and 04:25?",
+        "app.log 在 04:10 到 04:25 之间有什么奇怪的吗",
     ] {
         assert_eq!(frame(text)["measure"], "timeline", "{text}");
     }

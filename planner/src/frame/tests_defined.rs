@@ -199,27 +199,27 @@ fn a_noun_is_cut_only_from_a_log_in_view() {
     assert!(p.defined.is_empty(), "{:?}", p.defined);
 }
 
-/// "which showtime got the most 409s": a noun an access log writes only as its collection's
-/// path segment (`/v1/showtimes/ST-90417/holds`) is the segment after it; the count per
-/// showtime is planted.
+/// "which tenant had the most 503s": a noun an access log writes only as its collection's
+/// path segment (`/v2/tenants/T-17/invoices`) is the segment after it; the count per tenant
+/// is planted.
 #[test]
 fn a_noun_asked_which_is_the_segment_after_its_collection_in_a_path() {
-    let shows = ["ST-1001", "ST-1002", "ST-1002", "ST-1003", "ST-1002"];
+    let tenants = ["T-1001", "T-1002", "T-1002", "T-1003", "T-1002"];
     let mut text = String::new();
     for i in 0..50 {
-        let status = if i % 2 == 0 { 409 } else { 200 };
+        let status = if i % 2 == 0 { 503 } else { 200 };
         text.push_str(&format!(
-            "10.0.0.{} - - [10/Apr/2031:02:00:{:02} +0000] \"POST /v1/showtimes/{}/holds?n={i} HTTP/1.1\" {status} 12 \"-\" \"curl/8\"\n",
+            "10.0.0.{} - - [10/Apr/2031:02:00:{:02} +0000] \"GET /v2/tenants/{}/invoices?n={i} HTTP/1.1\" {status} 12 \"-\" \"curl/8\"\n",
             i % 7,
             i,
-            shows[i % 5]
+            tenants[i % 5]
         ));
     }
     let planted = text
         .lines()
-        .filter(|l| l.contains("/ST-1002/") && l.contains(" 409 "))
+        .filter(|l| l.contains("/T-1002/") && l.contains(" 503 "))
         .count() as u64;
     let p = super::tests_answers::Planted::new("access.log", &text);
-    let top = p.top_group("which showtime got the most 409s in access.log");
-    assert_eq!((top.key, top.count), (vec!["ST-1002".to_string()], planted));
+    let top = p.top_group("which tenant had the most 503s in access.log");
+    assert_eq!((top.key, top.count), (vec!["T-1002".to_string()], planted));
 }

@@ -122,9 +122,9 @@ fn names_times_addresses_and_classes_are_told_apart() {
         "{l:?}"
     );
     // A `*` stands for a segment, inside parentheses too.
-    let l = lits("p50 of the holds (POST /v1/shows/*/holds)");
+    let l = lits("p90 of the invoice GETs (GET /v2/tenants/*/invoices)");
     assert!(
-        l.contains(&Lit::UrlPath("/v1/shows/*/holds".into())),
+        l.contains(&Lit::UrlPath("/v2/tenants/*/invoices".into())),
         "{l:?}"
     );
     let l = lits("what is the pid of redis-server");

@@ -137,7 +137,7 @@ fn two_logs_compared(c: &Clause, ctx: &MessageCtx) -> Option<Vec<Task>> {
             .into_iter()
             .find_map(|(at, end)| {
                 let (left, right) = (&text[..at], &text[end..]);
-                // A dash between blanks ends a side as a comma does ("… in B - exact times?").
+                // A dash between blanks ends a side as a comma does ("… in B - when?").
                 let cut = [
                     right.find(['—', '，', ',', '？', '?', ';', '；', ':', '：']),
                     right.find(" - "),

@@ -44,7 +44,10 @@ fn a_bare_measure_joins_the_clause_before_and_a_second_question_splits() {
     );
     assert_eq!(clauses("app.log 里有 WARN 吗? 多少条").len(), 1);
     // "first" opens a sequence only when one follows.
-    assert_eq!(clauses("first 5xx in app.log"), ["first 5xx in app.log"]);
+    assert_eq!(
+        clauses("first 502 in gateway.log"),
+        ["first 502 in gateway.log"]
+    );
     assert_eq!(
         clauses("first check the disk, then the memory")[0],
         "check the disk"

@@ -26,8 +26,8 @@ fn a_traces_exception_and_root_cause_are_shown_beside_its_first_line() {
     assert!(exception_lines("  at a.b(C.java:1)\nsome other line").is_empty());
     // A Go runtime's crash under the last line it logged.
     assert_eq!(
-        exception_lines("fatal error: concurrent map writes\n\ngoroutine 7 [running]:\nmain.add()"),
-        ["fatal error: concurrent map writes"]
+        exception_lines("fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 7 [running]:\nmain.add()"),
+        ["fatal error: all goroutines are asleep - deadlock!"]
     );
 }
 
