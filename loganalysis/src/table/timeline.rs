@@ -151,9 +151,9 @@ impl Timeline {
         let key = with_detail(key, row, plan);
         // A crash written below an event without a time of its own (a Go runtime's `fatal
         // error:`, a thread's uncaught exception) is a kind of its own, and tells.
-        let crash = crash_line(row.whole()).map(line_template);
+        let crash = crash_at(row.whole());
         let crashed = crash.is_some();
-        let key = crash.unwrap_or(key);
+        let key = crash.map_or(key, |at| line_template(&row.whole()[at..]));
         let notable = crashed || plan.notable.iter().any(|c| c.holds(row));
         let milestone = plan.milestone.as_ref().is_some_and(|c| c.holds(row));
         let slow = plan.slow.as_ref().is_some_and(|c| c.holds(row));
@@ -164,7 +164,7 @@ impl Timeline {
             k.milestone |= milestone;
             k.slow |= slow;
             if k.first.time.is_none_or(|t| time.key < t.key) {
-                k.first = timeline_hit(row, plan, file, line);
+                k.first = timeline_hit(row, plan, (file, line), crash);
             }
             if k.last.is_none_or(|t| time.key >= t.key) {
                 k.last = Some(time);
@@ -176,7 +176,7 @@ impl Timeline {
             return;
         }
         let kind = Kind {
-            first: timeline_hit(row, plan, file, line),
+            first: timeline_hit(row, plan, (file, line), crash),
             last: Some(time),
             count: 1,
             in_file,
@@ -482,15 +482,8 @@ fn with_detail(mut key: Vec<u8>, row: &mut dyn RowAccess, plan: &Plan) -> Vec<u8
     key
 }
 
-/// The template of an event's first line (`crate::mask::template`).
-/// The first line after an event's first that reports a process's crash: the runtime's
-/// own words, which no logger writes with a time.
-fn crash_line(whole: &[u8]) -> Option<&[u8]> {
-    let at = crash_at(whole)?;
-    whole[at..].split(|&b| b == b'\n').next()
-}
-
-/// Where [`crash_line`] starts in the event.
+/// Where the first line after an event's first that reports a process's crash starts: the
+/// runtime's own words, which no logger writes with a time.
 fn crash_at(whole: &[u8]) -> Option<usize> {
     const STARTS: [&[u8]; 5] = [
         b"fatal error: ",
@@ -509,6 +502,7 @@ fn crash_at(whole: &[u8]) -> Option<usize> {
     None
 }
 
+/// The template of an event's first line (`crate::mask::template`).
 fn line_template(whole: &[u8]) -> Vec<u8> {
     let first = whole.split(|&b| b == b'\n').next().unwrap_or(whole);
     let mut out = Vec::new();
@@ -519,7 +513,13 @@ fn line_template(whole: &[u8]) -> Vec<u8> {
 /// A JSON event is shown as its scalar fields, the message first, without its time and
 /// ids: `msg=Replica set state transition attr.newState=SECONDARY …` says what happened
 /// in the first 300 characters where the raw object would spend them on braces and keys.
-fn timeline_hit(row: &mut dyn RowAccess, plan: &Plan, file: usize, line: u64) -> Hit {
+/// An event with a crash below it (`crash`: where it starts) shows the crash.
+fn timeline_hit(
+    row: &mut dyn RowAccess,
+    plan: &Plan,
+    (file, line): (usize, u64),
+    crash: Option<usize>,
+) -> Hit {
     let compact = row
         .whole()
         .starts_with(b"{")
@@ -531,7 +531,7 @@ fn timeline_hit(row: &mut dyn RowAccess, plan: &Plan, file: usize, line: u64) ->
         hit.text = text;
     }
     // A crash below the event is what it shows, from the crash's own line.
-    if let Some(at) = crash_at(row.whole()) {
+    if let Some(at) = crash {
         let whole = row.whole();
         hit.line += memchr::memchr_iter(b'\n', &whole[..at]).count() as u64;
         hit.text = super::hit::row_text(&whole[at..]);
