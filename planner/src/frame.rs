@@ -41,7 +41,7 @@ pub mod scan;
 mod share;
 mod shown;
 mod source;
-mod system_rows;
+pub(crate) mod system_rows;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

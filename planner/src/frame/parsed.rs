@@ -38,9 +38,12 @@ impl Parsed {
     pub fn new(text: &str, ctx: &FrameCtx) -> Parsed {
         let lex = lexicon();
         let text = normalize(text);
-        let at_hand = log_columns(&named_files(&text, ctx).files, ctx);
-        if let Some(plain) = super::parenthesized::column_for_its_word(&text, &at_hand) {
-            return Parsed::new(&plain, ctx);
+        // The logs' columns are looked up for a name in parentheses only when one is written.
+        if text.contains('(') {
+            let at_hand = log_columns(&named_files(&text, ctx).files, ctx);
+            if let Some(plain) = super::parenthesized::column_for_its_word(&text, &at_hand) {
+                return Parsed::new(&plain, ctx);
+            }
         }
         let (text, rank) = super::rank::ranked(&text);
         let (text, percentile) = super::percentile::asked(&text);

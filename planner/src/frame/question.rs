@@ -1,7 +1,6 @@
 //! Whether a question is a query over a table at all, the whole-file summary, or neither:
 //! a follow-up edit of the last query first, then a fresh frame that must ask something.
 
-use crate::task::ProcSort;
 use llmops_common::query::{Measure, Query, Source};
 
 use super::build::{frame_of, measure_cue};
@@ -102,10 +101,9 @@ fn system_table_asked(lex: &Lexicon, p: &Parsed, source: Source, q: &Query) -> b
     // "which process has the most threads", "top 3 processes by thread count": the rows
     // ranked by that figure; by CPU or memory the monitor ranks them, sampled as `top` does.
     let ranked_rows = q.measure == Measure::Rows
-        && q.field.as_ref().is_some_and(|f| {
-            super::system_rows::quantity_of(lex, source, f)
-                && (source != Source::Processes || ProcSort::of_column(f.as_str()).is_none())
-        });
+        && q.field
+            .as_ref()
+            .is_some_and(|f| super::system_rows::ranked_by_the_table(lex, source, f));
     let extreme = matches!(q.measure, Measure::Max | Measure::Min) && q.field.is_some();
     // "how many processes": a count of the table its word names (a filesystem's
     // "多少" asks its usage).
