@@ -41,7 +41,7 @@ pub mod scan;
 mod share;
 mod shown;
 mod source;
-pub(crate) mod system_rows;
+mod system_rows;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -150,12 +150,10 @@ fn top_process(lower: &str, words: &[String]) -> Option<ProcSort> {
 /// A ranking by another column of the processes table ("the most threads", "running the
 /// longest") is the typed query's: the monitor ranks by CPU or memory only.
 fn names_another_process_column(lower: &str) -> bool {
-    use crate::frame::system_rows::ranked_by_the_table;
-    use llmops_common::query::{Field, Source};
     let lex = crate::lexicon::lexicon();
     lex.fields.iter().any(|f| {
         f.words.occur_in(lower)
-            && ranked_by_the_table(lex, Source::Processes, &Field::new(&f.field))
+            && lex.ranked_by_the_table(llmops_common::query::Source::Processes, &f.field)
     })
 }
 

@@ -49,6 +49,21 @@ impl Lexicon {
             .any(|f| f.field == name && f.source == Some(Source::Log))
     }
 
+    /// A system table's quantity: a numeric column that is no key or code (threads, memory).
+    pub fn is_quantity(&self, source: Source, field: &str) -> bool {
+        self.fields
+            .iter()
+            .any(|c| c.field == field && c.source == Some(source) && c.numeric && !c.integer)
+    }
+
+    /// A column a ranking of the table's rows reads itself: a quantity, and for processes not
+    /// CPU or memory, which the monitor ranks, sampled as `top` samples them.
+    pub fn ranked_by_the_table(&self, source: Source, field: &str) -> bool {
+        self.is_quantity(source, field)
+            && (source != Source::Processes
+                || llmops_tooldata::ProcSort::of_column(field).is_none())
+    }
+
     /// The log field a measure cue reads by itself ("slowest": `duration`).
     pub fn measure_log_field(&self, measure: usize) -> Option<&str> {
         self.measures[measure]

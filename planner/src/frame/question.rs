@@ -103,7 +103,7 @@ fn system_table_asked(lex: &Lexicon, p: &Parsed, source: Source, q: &Query) -> b
     let ranked_rows = q.measure == Measure::Rows
         && q.field
             .as_ref()
-            .is_some_and(|f| super::system_rows::ranked_by_the_table(lex, source, f));
+            .is_some_and(|f| lex.ranked_by_the_table(source, f.as_str()));
     let extreme = matches!(q.measure, Measure::Max | Measure::Min) && q.field.is_some();
     // "how many processes": a count of the table its word names (a filesystem's
     // "多少" asks its usage).

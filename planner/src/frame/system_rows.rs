@@ -14,7 +14,10 @@ pub(super) fn rows_by_a_quantity(lex: &Lexicon, p: &Parsed, q: &mut Query) {
     if q.source == Source::Log
         || q.measure.is_stat()
         || q.group_by.len() != 1
-        || !q.group_by.iter().all(|f| quantity_of(lex, q.source, f))
+        || !q
+            .group_by
+            .iter()
+            .all(|f| lex.is_quantity(q.source, f.as_str()))
     {
         return;
     }
@@ -26,20 +29,6 @@ pub(super) fn rows_by_a_quantity(lex: &Lexicon, p: &Parsed, q: &mut Query) {
         Order::Desc
     };
     q.limit = q.limit.or(Some(5));
-}
-
-/// A column a ranking of the table's rows reads itself: a quantity, and for processes not
-/// CPU or memory, which the monitor ranks, sampled as `top` samples them.
-pub(crate) fn ranked_by_the_table(lex: &Lexicon, source: Source, f: &Field) -> bool {
-    quantity_of(lex, source, f)
-        && (source != Source::Processes || crate::task::ProcSort::of_column(f.as_str()).is_none())
-}
-
-/// A system table's quantity: a numeric column that is no key or code (threads, memory).
-pub(super) fn quantity_of(lex: &Lexicon, source: Source, f: &Field) -> bool {
-    lex.fields
-        .iter()
-        .any(|c| c.field == f.as_str() && c.source == Some(source) && c.numeric && !c.integer)
 }
 
 /// A count cue ranked from the bottom ("fewest", "最少").
