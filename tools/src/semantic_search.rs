@@ -300,7 +300,14 @@ impl Tool for SemanticSearchTool {
             if query.is_empty() {
                 return ToolResult::failure("查询文本不能为空 (empty query)");
             }
+            let cut = query.chars().count() > MAX_QUERY_CHARS;
             let query = search_words(query);
+            // A cut query says so, beside whatever it found.
+            let cut_note = if cut {
+                format!("（按前 {MAX_QUERY_CHARS} 个字符检索 / searched by the first {MAX_QUERY_CHARS} characters）")
+            } else {
+                String::new()
+            };
             let top_k = args.top_k.unwrap_or(3);
             if !(1..=10).contains(&top_k) {
                 return ToolResult::failure(format!("top_k 必须在 1-10 之间: {top_k}"));
@@ -330,11 +337,15 @@ impl Tool for SemanticSearchTool {
             });
             if hits.is_empty() {
                 return ToolResult::success(
-                    format!("没有找到与「{query}」相关的内容 / no results"),
+                    format!("没有找到与「{query}」相关的内容 / no results{cut_note}"),
                     data,
                 );
             }
-            let mut text = format!("找到 {} 个结果 / {} results:\n", hits.len(), hits.len());
+            let mut text = format!(
+                "找到 {} 个结果 / {} results{cut_note}:\n",
+                hits.len(),
+                hits.len()
+            );
             for (i, h) in hits.iter().enumerate() {
                 text.push_str(&format!(
                     "{}. {}（相似度 {:.2}，{}）\n   路径: {}\n   {}\n",
@@ -618,6 +629,11 @@ mod tests {
             .as_str()
             .map(|q| q.chars().count());
         assert_eq!(searched, Some(MAX_QUERY_CHARS));
+        assert!(
+            r.output.contains("searched by the first 1000 characters"),
+            "{}",
+            r.output
+        );
         for (args, msg) in [
             (json!({"query": "  "}), "查询文本不能为空 (empty query)"),
             (
