@@ -251,6 +251,7 @@ mod tests {
             ("queries-dev13", "queries-dev13.jsonl"),
             ("queries-dev14", "queries-dev14.jsonl"),
             ("queries-heldout23", "queries-heldout23.jsonl"),
+            ("queries-heldout24", "queries-heldout24.jsonl"),
         ] {
             let dir = root.join(set);
             let text = std::fs::read_to_string(dir.join(file)).expect("set file");
