@@ -296,6 +296,31 @@ pub(crate) fn template(msg: &[u8], out: &mut Vec<u8>) {
     }
 }
 
+/// A request path's route: each segment that holds a digit (an id, a plate, an invoice
+/// number: `/plates/KX42ABC`, `/invoices/INV-2031-0042`) masked whole as `<id>`, an API
+/// version (`v2`) kept. Masking digits alone (`KX<num>ABC`) would make every plate a
+/// route of its own. The caller drops the query string.
+pub(crate) fn route(path: &[u8], out: &mut Vec<u8>) {
+    let base = out.len();
+    for (i, seg) in path.split(|&b| b == b'/').enumerate() {
+        if out.len() - base >= MAX_TEMPLATE {
+            out.extend_from_slice("…".as_bytes());
+            return;
+        }
+        if i > 0 {
+            out.push(b'/');
+        }
+        let version = (2..=3).contains(&seg.len())
+            && seg[0] == b'v'
+            && seg[1..].iter().all(u8::is_ascii_digit);
+        if seg.iter().any(u8::is_ascii_digit) && !version {
+            out.extend_from_slice(b"<id>");
+        } else {
+            out.extend_from_slice(seg);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,6 +329,20 @@ mod tests {
         let mut out = Vec::new();
         template(s.as_bytes(), &mut out);
         String::from_utf8_lossy(&out).into_owned()
+    }
+
+    #[test]
+    fn a_route_masks_each_segment_with_a_digit_whole_and_keeps_an_api_version() {
+        let r = |p: &str| {
+            let mut out = Vec::new();
+            route(p.as_bytes(), &mut out);
+            String::from_utf8_lossy(&out).into_owned()
+        };
+        assert_eq!(r("/api/v1/plates/KX42ABC"), "/api/v1/plates/<id>");
+        assert_eq!(r("/api/v1/plates/ZZ07QRS"), "/api/v1/plates/<id>");
+        assert_eq!(r("/v2/invoices/INV-2031-0042/pdf"), "/v2/invoices/<id>/pdf");
+        assert_eq!(r("/healthz"), "/healthz");
+        assert_eq!(r("/"), "/");
     }
 
     #[test]

@@ -108,6 +108,22 @@ pub struct Repeats {
     /// The last one's time as the log writes it, in ISO form.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_time: Option<String>,
+    /// A kind that stopped and came back in the window: this row is the first event after a
+    /// silence of this many seconds, and `count` counts from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumed_after_secs: Option<u64>,
+    /// Events of the kind that follow on after the window without a long pause.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continued: Option<Continued>,
+}
+
+/// A timeline kind's events that go on after the window.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Continued {
+    /// Events after the window, up to the first long pause.
+    pub count: u64,
+    /// The last one's time as the log writes it, in ISO form.
+    pub last_time: String,
 }
 
 /// One group's figures.

@@ -426,6 +426,18 @@ impl Acc {
         }
     }
 
+    /// Whether rows past the window are read (a timeline's notable kinds that go on).
+    pub fn follows_past(&self) -> bool {
+        matches!(self.kind, AccKind::Timeline(..))
+    }
+
+    /// Adds a row past the window (see [`Acc::follows_past`]).
+    pub fn add_past(&mut self, row: &mut dyn RowAccess, time: Ts, plan: &Plan, file: usize) {
+        if let AccKind::Timeline(r, _) = &mut self.kind {
+            r.add_past(row, time, plan, file);
+        }
+    }
+
     /// Adds a row that passed the plan.
     pub fn add(&mut self, row: &mut dyn RowAccess, plan: &Plan, q: &Query, file: usize, line: u64) {
         self.matched += 1;

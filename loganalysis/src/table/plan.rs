@@ -737,4 +737,15 @@ impl Plan {
         }
         self.conds.iter().all(|c| c.holds(row))
     }
+
+    /// The time of a row past a closed window's end that meets the query's conditions (a
+    /// timeline follows its notable kinds there).
+    pub fn past_window(&self, row: &mut dyn RowAccess) -> Option<Ts> {
+        let (_, to) = self.window?;
+        if to == i64::MAX {
+            return None;
+        }
+        let t = row.time()?;
+        (t.key.div_euclid(1_000_000) > to && self.conds.iter().all(|c| c.holds(row))).then_some(t)
+    }
 }

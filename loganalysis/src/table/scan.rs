@@ -282,6 +282,10 @@ impl Sink<'_> {
                     self.out
                         .acc
                         .add(&mut row, plan, self.q, self.file, ev.line + 1);
+                } else if self.out.acc.follows_past() {
+                    if let Some(t) = plan.past_window(&mut row) {
+                        self.out.acc.add_past(&mut row, t, plan, self.file);
+                    }
                 }
             }
             None => {

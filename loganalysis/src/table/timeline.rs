@@ -3,15 +3,22 @@
 //! that "what happened around 02:36" lists the election, the reload and the dominant error
 //! once each instead of ten copies of the same error.
 
-use llmops_common::query::{Repeats, Row};
+use llmops_common::query::{Continued, Repeats, Row};
 use rustc_hash::FxHashMap;
 
 use super::hit::{make_hit, Hit, MAX_ROW_TEXT};
-use super::plan::{Plan, RequestPart, RowAccess};
+use super::plan::{Plan, RowAccess};
 use crate::ts::{self, Precision, Ts};
 
 mod cluster;
 use cluster::cluster;
+mod gap;
+use gap::Gap;
+mod key;
+mod past;
+pub(super) use key::REQUEST_KEY;
+use key::{answered_fine, crash_at, kind_key, KindKey};
+use past::Past;
 
 /// Past this many kinds in one window the rows of a new kind are not listed (the window's
 /// counts stay exact); a window of one template per line is not worth a larger map.
@@ -57,6 +64,15 @@ pub struct Kind {
     slow: bool,
     /// A request answered without error.
     routine: bool,
+    /// Its longest silence in the window (see [`gap::split`]).
+    gap: Option<Gap>,
+    /// The events of a kind that stopped and came back, from the first after its silence
+    /// (µs).
+    resumed_after: Option<i64>,
+    /// Its events past the window (notable kinds; see [`past::run`]).
+    past: Vec<Ts>,
+    /// How many of them follow on from the window, and the last one's time.
+    continued: Option<(u64, Ts)>,
 }
 
 /// A shown kind: the row of its first event in the window, how many events it stands for
@@ -65,15 +81,26 @@ pub struct Shown {
     pub hit: Hit,
     pub count: u64,
     pub last: Option<Ts>,
+    /// The first of its kind after this silence (µs).
+    pub resumed_after: Option<i64>,
+    /// Events of its kind that follow on past the window, and the last one's time.
+    pub continued: Option<(u64, Ts)>,
 }
 
 impl Shown {
     pub fn into_row(self, files: &[String]) -> Row {
         let mut row = self.hit.into_row(files);
-        if self.count > 1 {
+        if self.count > 1 || self.resumed_after.is_some() || self.continued.is_some() {
             row.repeats = Some(Repeats {
                 count: self.count,
                 last_time: self.last.map(|t| ts::format(&t, Precision::Full)),
+                resumed_after_secs: self
+                    .resumed_after
+                    .map(|us| u64::try_from(us / 1_000_000).unwrap_or(0)),
+                continued: self.continued.map(|(count, t)| Continued {
+                    count,
+                    last_time: ts::format(&t, Precision::Full),
+                }),
             });
         }
         row
@@ -96,6 +123,8 @@ pub struct Timeline {
     center: Option<i64>,
     /// The window's ends (µs keys), when both are closed.
     bounds: Option<(i64, i64)>,
+    /// Notable events past a closed window.
+    past: Past,
 }
 
 impl Timeline {
@@ -116,49 +145,39 @@ impl Timeline {
             n_kinds: 0,
             unlisted: 0,
             per_file: FxHashMap::default(),
+            past: Past::default(),
         }
+    }
+
+    /// Takes in a notable event past a closed window (see [`past::run`]).
+    pub fn add_past(&mut self, row: &mut dyn RowAccess, time: Ts, plan: &Plan, file: usize) {
+        let Some((_, end)) = self.bounds else { return };
+        // The cheap checks first: most rows past the window are not followed.
+        if !past::follows(time, end)
+            || !(crash_at(row.whole()).is_some() || plan.notable.iter().any(|c| c.holds(row)))
+        {
+            return;
+        }
+        self.past.add(file, kind_key(row, plan).key, time);
     }
 
     pub fn add(&mut self, row: &mut dyn RowAccess, time: Ts, plan: &Plan, file: usize, line: u64) {
         let (n, first) = self.per_file.entry(file).or_insert((0, time.key));
         *n += 1;
         *first = (*first).min(time.key);
-        // Without template counts (a table without a message, an access log) an event's
-        // kind is its first line with the numbers, addresses and ids masked, neither rare
-        // nor common: notable kinds first, then the nearest the asked time.
-        // In a log of requests, a line that is no request (an app's own line, a worker's
-        // crash beside uWSGI's request lines) is a kind by its masked line.
-        let request_or_line = |row: &mut dyn RowAccess| {
-            request_key(row, plan).unwrap_or_else(|| line_template(row.whole()))
-        };
-        let (key, in_file, file_total) = match &plan.rarity {
-            None if !plan.request_kind.is_empty() => (request_or_line(row), 1, 1),
-            None => (line_template(row.whole()), 1, 1),
-            Some(r) => {
-                let key = match &r.field {
-                    None => Some(request_or_line(row)),
-                    Some(f) => row.val(f.id).map(|v| v.as_bytes().to_vec()),
-                };
-                match key {
-                    Some(k) => {
-                        let n = r.counts.by_template.get(&k).copied().unwrap_or(1);
-                        (k, n, r.counts.total)
-                    }
-                    None => (line_template(row.whole()), 1, r.counts.total),
-                }
-            }
-        };
-        let key = with_detail(key, row, plan);
-        // A crash written below an event without a time of its own (a Go runtime's `fatal
-        // error:`, a thread's uncaught exception) is a kind of its own, and tells.
-        let crash = crash_at(row.whole());
+        let KindKey {
+            key,
+            in_file,
+            file_total,
+            crash,
+        } = kind_key(row, plan);
         let crashed = crash.is_some();
-        let key = crash.map_or(key, |at| line_template(&row.whole()[at..]));
         let notable = crashed || plan.notable.iter().any(|c| c.holds(row));
         let milestone = plan.milestone.as_ref().is_some_and(|c| c.holds(row));
         let slow = plan.slow.as_ref().is_some_and(|c| c.holds(row));
         let of_file = self.kinds.entry(file).or_default();
         if let Some(k) = of_file.get_mut(key.as_slice()) {
+            gap::note(k, time, || timeline_hit(row, plan, (file, line), crash));
             k.count += 1;
             k.notable |= notable;
             k.milestone |= milestone;
@@ -186,6 +205,10 @@ impl Timeline {
             slow,
             // The status is part of a request's kind: its first event tells for all.
             routine: !crashed && answered_fine(row, plan),
+            gap: None,
+            resumed_after: None,
+            past: Vec::new(),
+            continued: None,
         };
         of_file.insert(key, kind);
         self.n_kinds += 1;
@@ -214,6 +237,7 @@ impl Timeline {
     /// Merges a later part (or another file) into this one.
     pub fn merge(&mut self, o: Timeline) {
         self.unlisted += o.unlisted;
+        self.past.merge(o.past);
         for (f, (n, t)) in o.per_file {
             let (mine, first) = self.per_file.entry(f).or_insert((0, t));
             *mine += n;
@@ -242,14 +266,28 @@ impl Timeline {
     pub fn finish(self, limit: usize, extra: bool) -> (Vec<Shown>, u64) {
         let unlisted = self.unlisted;
         let per_file = self.per_file;
-        let mut kinds: Vec<(f64, Kind)> = self
-            .kinds
+        let span = self.bounds.map(|(from, to)| to - from);
+        let mut all = self.kinds;
+        let mut past = self.past;
+        for (file, kinds) in &mut all {
+            for (key, k) in kinds.iter_mut() {
+                k.past = past.take(*file, key);
+            }
+        }
+        let mut kinds: Vec<(f64, Kind)> = all
             .into_values()
             .flat_map(cluster)
+            .flat_map(|k| {
+                let (k, after) = gap::split(k, span);
+                std::iter::once(k).chain(after)
+            })
             .map(|mut k| {
                 k.notable |= k.slow_one_off();
+                if k.notable {
+                    k.continued = span.and_then(|s| past::run(&mut k, s));
+                }
                 let (events, since) = per_file.get(&k.first.file).copied().unwrap_or((1, 0));
-                let resumed = if k.resumed(self.bounds, since) {
+                let resumed = if k.resumed_after.is_some() || k.resumed(self.bounds, since) {
                     RESUMED_BITS
                 } else {
                     0.0
@@ -275,6 +313,8 @@ impl Timeline {
                 hit: k.first,
                 count: k.count,
                 last: k.last,
+                resumed_after: k.resumed_after,
+                continued: k.continued,
             })
             .collect();
         shown.sort_by_key(|s| (s.hit.time.map(|t| t.key), s.hit.file, s.hit.line));
@@ -413,103 +453,6 @@ fn fair_share(sorted: Vec<(f64, Kind)>, limit: usize) -> Vec<(f64, Kind)> {
         .collect()
 }
 
-/// Marks a kind keyed by its request's fields: those are never clustered (a 503 and a 201
-/// of one path differ only in a number, and are two kinds).
-const REQUEST_KEY: u8 = 0x01;
-
-/// A request's kind: its status and method as written, its path (without its query) and
-/// upstream with numbers and ids masked (`/v2/rides/<n>`); none for a line without a status
-/// (no request). A server error's kind is its status and upstream alone (its status and
-/// path without an upstream): when a backend fails, every path and method it serves fails
-/// with it, and one row of the failure with its count leaves room for the other logs' events.
-fn request_key(row: &mut dyn RowAccess, plan: &Plan) -> Option<Vec<u8>> {
-    let (status, _) = plan.request_kind.first()?;
-    let server_error = row.val(status.id)?.as_bytes().starts_with(b"5");
-    let has_upstream = plan
-        .request_kind
-        .iter()
-        .any(|(_, p)| *p == RequestPart::Upstream);
-    let mut key = vec![REQUEST_KEY];
-    for (f, part) in &plan.request_kind {
-        let dropped = match part {
-            RequestPart::Status | RequestPart::Upstream => false,
-            RequestPart::Method => server_error,
-            RequestPart::Path => server_error && has_upstream,
-        };
-        if dropped {
-            continue;
-        }
-        key.push(b' ');
-        if let Some(v) = row.val(f.id) {
-            if part.masked() {
-                // A path's kind is the path, not its parameters (`?clinic=BRS-05&…`).
-                let b = v.as_bytes();
-                let path = b.split(|c| *c == b'?').next().unwrap_or(b);
-                crate::mask::template(path, &mut key);
-            } else {
-                key.extend_from_slice(v.as_bytes());
-            }
-        }
-    }
-    Some(key)
-}
-
-/// Whether the event is a request answered without error (a status from 100 to 399).
-fn answered_fine(row: &mut dyn RowAccess, plan: &Plan) -> bool {
-    let Some((status, _)) = plan.request_kind.first() else {
-        return false;
-    };
-    row.val(status.id).is_some_and(|v| {
-        matches!(v.as_bytes().first(), Some(b'1'..=b'3')) && v.as_bytes().len() == 3
-    })
-}
-
-/// A kind's key with what went wrong added (`Plan::kind_detail`): the exception's class
-/// name, without its package, so clustering keeps kinds of other exceptions apart (a
-/// dotted name would read as an identifier).
-fn with_detail(mut key: Vec<u8>, row: &mut dyn RowAccess, plan: &Plan) -> Vec<u8> {
-    let Some(f) = &plan.kind_detail else {
-        return key;
-    };
-    if let Some(v) = row.val(f.id) {
-        let v = v.as_bytes();
-        let class = v.rsplit(|&b| b == b'.').next().unwrap_or(v);
-        if !class.is_empty() && key.first() != Some(&REQUEST_KEY) {
-            key.extend_from_slice(b" \xe2\x80\x94 ");
-            key.extend_from_slice(class);
-        }
-    }
-    key
-}
-
-/// Where the first line after an event's first that reports a process's crash starts: the
-/// runtime's own words, which no logger writes with a time.
-fn crash_at(whole: &[u8]) -> Option<usize> {
-    const STARTS: [&[u8]; 5] = [
-        b"fatal error: ",
-        b"panic: ",
-        b"Exception in thread \"",
-        b"Segmentation fault",
-        b"SIGSEGV",
-    ];
-    let mut at = 0;
-    for (i, l) in whole.split(|&b| b == b'\n').enumerate().take(41) {
-        if i > 0 && STARTS.iter().any(|s| l.starts_with(s)) {
-            return Some(at);
-        }
-        at += l.len() + 1;
-    }
-    None
-}
-
-/// The template of an event's first line (`crate::mask::template`).
-fn line_template(whole: &[u8]) -> Vec<u8> {
-    let first = whole.split(|&b| b == b'\n').next().unwrap_or(whole);
-    let mut out = Vec::new();
-    crate::mask::template(first, &mut out);
-    out
-}
-
 /// A JSON event is shown as its scalar fields, the message first, without its time and
 /// ids: `msg=Replica set state transition attr.newState=SECONDARY …` says what happened
 /// in the first 300 characters where the raw object would spend them on braces and keys.
@@ -619,14 +562,19 @@ impl Kind {
         self.slow && self.in_file.max(self.count) <= ONE_OFF
     }
 
-    /// Takes in another template's events as the same kind.
-    fn merge(&mut self, b: Kind) {
+    /// Takes in another template's events as the same kind. Neither's silence is the
+    /// merged kind's (the other's events may fall in it).
+    fn merge(&mut self, mut b: Kind) {
         self.in_file += b.in_file;
+        self.past.append(&mut b.past);
+        self.gap = None;
+        b.gap = None;
         self.absorb(b);
     }
 
-    /// Takes in the same kind's events from a later part or file.
-    fn absorb(&mut self, b: Kind) {
+    /// Takes in the same kind's events from another part of its file.
+    fn absorb(&mut self, mut b: Kind) {
+        gap::join(self, &mut b);
         self.count += b.count;
         self.notable |= b.notable;
         self.milestone |= b.milestone;
@@ -699,6 +647,10 @@ mod tests {
             milestone: false,
             slow: false,
             routine: false,
+            gap: None,
+            resumed_after: None,
+            past: Vec::new(),
+            continued: None,
         }
     }
 

@@ -12,6 +12,7 @@ use crate::text::Lang;
 
 /// Rows, groups or buckets listed under the lead sentence.
 const LIST_MAX: usize = 10;
+
 /// A check pipeline longer than this is left to the step's full output.
 const PIPELINE_MAX: usize = 240;
 
@@ -125,41 +126,6 @@ fn lead(r: &QueryResult, lang: Lang) -> String {
             ..
         } => timeline_lead(what, *total, rows.len(), *unlisted, &part, lang),
         QueryValue::Fields => fields_lead(r, lang),
-    }
-}
-
-/// A timeline's lead: how many events the window merged and, when not all are listed, which
-/// kinds the rows below are.
-fn timeline_lead(
-    what: &str,
-    total: u64,
-    n: usize,
-    unlisted: u64,
-    part: &str,
-    lang: Lang,
-) -> String {
-    if n as u64 >= total {
-        return match lang {
-            Lang::Zh => format!("{what} —— 按时间合并共 **{total}** 条事件{part}："),
-            Lang::En => format!("{what}: **{total}** events merged in time order{part}:"),
-        };
-    }
-    let partial = match (lang, unlisted) {
-        (_, 0) => String::new(),
-        (Lang::Zh, u) => format!(
-            "（这段时间里的事件种类超过可跟踪的上限：{u} 条事件不属于列出的任何一类，列出的条数也可能偏少）"
-        ),
-        (Lang::En, u) => format!(
-            " (the window holds more kinds of event than are tracked: {u} events are in no kind listed, and a listed count may be short)"
-        ),
-    };
-    match lang {
-        Lang::Zh => format!(
-            "{what} —— 按时间合并共 **{total}** 条事件{part}；下面按时间列出其中最值得注意的 {n} 类（出错、告警、事故类，以及在整个文件中少见或在这段时间里突然增多的），同类事件只列第一条并注明条数{partial}："
-        ),
-        Lang::En => format!(
-            "{what}: **{total}** events merged in time order{part}; below, in time order, the {n} most telling kinds of event among them (errors, warnings and incidents, and what is rare in its file or bursts in this window), each kind once with its count{partial}:"
-        ),
     }
 }
 
@@ -326,14 +292,6 @@ fn qualified_class(name: &str) -> bool {
 }
 
 /// "×12 until 02:36:19": how many events of its kind a timeline row stands for.
-fn repeats(r: &llmops_common::query::Repeats, lang: Lang) -> String {
-    let last = r.last_time.as_deref().unwrap_or("");
-    match lang {
-        Lang::Zh => format!("（同类 {} 条，最后一条 {last}）", r.count),
-        Lang::En => format!("(×{}, last at {last}) ", r.count),
-    }
-}
-
 pub(crate) fn row_line(row: &Row, lang: Lang, whole: bool) -> String {
     let mut s = String::new();
     if let Some(f) = &row.file {
@@ -705,33 +663,6 @@ fn top_buckets(buckets: &[BucketRow], order: Order) -> Vec<String> {
         .collect()
 }
 
-fn timeline_lines(r: &QueryResult, rows: &[Row], buckets: &[BucketRow], lang: Lang) -> Vec<String> {
-    let mut out: Vec<String> = rows
-        .iter()
-        .take(LIST_MAX * 2)
-        .map(|row| format!("- {}", row_line(row, lang, false)))
-        .collect();
-    if r.sources.len() > 1 && !buckets.is_empty() {
-        let names: Vec<&str> = r.sources.iter().map(|s| s.name.as_str()).collect();
-        out.push(format!(
-            "{} ({}):",
-            lang.pick("各文件每个时间段的条数", "Per file, per bucket"),
-            names.join(" / ")
-        ));
-        out.extend(
-            buckets
-                .iter()
-                .filter(|b| b.count > 0)
-                .take(LIST_MAX * 2)
-                .map(|b| {
-                    let per: Vec<String> = b.per_file.iter().map(u64::to_string).collect();
-                    format!("  {} — {}", b.start, per.join(" / "))
-                }),
-        );
-    }
-    out
-}
-
 /// What was read: lines, events and whether that was all of it.
 fn scanned(r: &QueryResult, lang: Lang) -> String {
     let parts: Vec<String> = r
@@ -784,8 +715,10 @@ mod ranked;
 mod rows;
 mod share;
 pub mod sides;
+mod timeline;
 pub(crate) use ranked::nth_bucket;
 use rows::{rows_lead, shown};
 use share::share_of;
+use timeline::{repeats, timeline_lead, timeline_lines};
 #[cfg(test)]
 mod unit_tests;

@@ -524,3 +524,47 @@ fn one_system_row_ranked_leads_with_its_name() {
     assert!(en.contains("**/**, avail_bytes = **72134348800**"), "{en}");
     assert!(!en.contains("**?**"), "{en}");
 }
+
+#[test]
+fn a_kind_that_came_back_says_after_how_long_a_silence() {
+    let r = llmops_common::query::Repeats {
+        count: 21,
+        last_time: Some("2031-07-09T05:19:57".into()),
+        resumed_after_secs: Some(573),
+        continued: None,
+    };
+    assert_eq!(
+        repeats(&r, Lang::En),
+        "(the first after 9 min 33 s without one; ×21, last at 2031-07-09T05:19:57) "
+    );
+    assert_eq!(
+        repeats(&r, Lang::Zh),
+        "（停了 9 min 33 s 之后的第一条；同类 21 条，最后一条 2031-07-09T05:19:57）"
+    );
+    let once = llmops_common::query::Repeats {
+        count: 1,
+        resumed_after_secs: Some(60),
+        ..r
+    };
+    assert_eq!(
+        repeats(&once, Lang::En),
+        "(the first after 1 min without one) "
+    );
+}
+
+#[test]
+fn a_kind_that_goes_on_past_the_window_says_until_when() {
+    let r = llmops_common::query::Repeats {
+        count: 1,
+        last_time: Some("2031-07-09T05:19:57".into()),
+        resumed_after_secs: None,
+        continued: Some(llmops_common::query::Continued {
+            count: 239,
+            last_time: "2031-07-09T05:31:24".into(),
+        }),
+    };
+    assert_eq!(
+        repeats(&r, Lang::En),
+        "(×1, last at 2031-07-09T05:19:57; it went on after the window: 239 more until 2031-07-09T05:31:24) "
+    );
+}
