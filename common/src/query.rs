@@ -652,6 +652,10 @@ pub struct Extract {
     /// first group, or the whole match when it has none. Events without a match have no
     /// value.
     pub regex: String,
+    /// Its values are numbers (a count the text writes: `Flushed 800 rows`), so statistics
+    /// and sums may be taken of it; a value that reads as no number is missing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub numeric: bool,
 }
 
 /// The arguments of the `log_query` and `system_query` tools: a query, plus filters that

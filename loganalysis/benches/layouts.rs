@@ -207,6 +207,7 @@ fn learned_rows(dir: &Path) -> (Vec<Measured>, Planted) {
         extract: vec![Extract {
             name: "order_id".into(),
             regex: r"(?i)\b(ORD[-_:#]?[A-Za-z0-9]*\d[A-Za-z0-9]*)".into(),
+            numeric: false,
         }],
         ..Query::default()
     };

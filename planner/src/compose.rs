@@ -91,8 +91,13 @@ fn step_answer(
 
 /// The answer for one task from its own steps.
 pub(crate) fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
-    // A query's answer, then the events it counted when it listed them.
-    if let Task::Query(_) = task {
+    // A query's answer, then the events it counted when it listed them; a sum of written
+    // numbers that found none gives way to the count after it.
+    if let Task::Query(frame) = task {
+        let own = match own {
+            [_, count] if frame.sums_written => std::slice::from_ref(count),
+            _ => own,
+        };
         if !own.is_empty() {
             let parts: Vec<String> = own.iter().map(|s| query_answer(s, lang)).collect();
             return parts.join("\n\n");

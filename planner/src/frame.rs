@@ -75,6 +75,8 @@ mod tests_scan;
 #[cfg(test)]
 mod tests_share;
 #[cfg(test)]
+mod tests_summed;
+#[cfg(test)]
 mod tests_swap;
 #[cfg(test)]
 mod tests_system;
@@ -89,6 +91,7 @@ mod tests_written;
 mod value_words;
 mod words;
 mod written;
+mod written_quantity;
 mod zh_runs;
 mod zones;
 
@@ -120,6 +123,10 @@ pub struct Frame {
     pub unused_object: Option<Box<Filter>>,
     /// Whether the frame edits the conversation's last query.
     pub follow_up: bool,
+    /// The query adds up the numbers written before a plural noun ("how many rows were
+    /// flushed": `Flushed 800 rows`); where the log writes too few, its events are counted
+    /// instead (`query_steps::count_instead`).
+    pub sums_written: bool,
 }
 
 /// What a question turned out to be.

@@ -227,7 +227,9 @@ fn next_call(
         Task::Reply(_) => None,
         Task::Query(frame) => match own {
             [] => Some(query_steps::query_call(frame)),
-            [first] => query_steps::few_events(frame, first).map(|f| query_steps::query_call(&f)),
+            [first] => query_steps::count_instead(frame, first)
+                .or_else(|| query_steps::few_events(frame, first))
+                .map(|f| query_steps::query_call(&f)),
             _ => None,
         },
         Task::ProcessDetail { pid } => process_detail::next_call(*pid, own).map(Call::from),

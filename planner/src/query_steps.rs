@@ -41,6 +41,37 @@ pub(crate) fn few_events(frame: &frame::Frame, step: &StepRecord) -> Option<fram
     Some(f)
 }
 
+/// "how many chunks were committed" over a log that writes no number before "chunks" in
+/// most of the events read: its events counted, as the question would be without the
+/// noun's numbers.
+pub(crate) fn count_instead(frame: &frame::Frame, step: &StepRecord) -> Option<frame::Frame> {
+    if !frame.sums_written {
+        return None;
+    }
+    let too_few = !step.ok || step.data.as_query().is_some_and(too_few_summed);
+    too_few.then(|| counted(frame))
+}
+
+/// Whether a sum of written numbers found them in fewer than half the events it read: the
+/// noun names the events themselves ("chunk 17 committed"), not a quantity each writes.
+pub(crate) fn too_few_summed(r: &llmops_common::query::QueryResult) -> bool {
+    match r.value {
+        llmops_common::query::QueryValue::Stat { n, .. } => n * 2 < r.matched.max(1),
+        _ => false,
+    }
+}
+
+/// A summing frame as the count of its events.
+pub(crate) fn counted(frame: &frame::Frame) -> frame::Frame {
+    let mut f = frame.clone();
+    if let Some(field) = f.query.field.take() {
+        f.query.extract.retain(|e| e.name != field.as_str());
+    }
+    f.sums_written = false;
+    f.query.measure = llmops_common::query::Measure::Count;
+    f
+}
+
 /// The query tool call of a frame.
 pub(crate) fn query_call(frame: &frame::Frame) -> Call {
     let args = llmops_common::query::QueryArgs {
@@ -109,6 +140,7 @@ mod tests {
             object: None,
             unused_object: None,
             follow_up: false,
+            sums_written: false,
         }
     }
 
@@ -138,6 +170,49 @@ mod tests {
         assert_eq!(rows.query.filters, f.query.filters);
         assert!(few_events(&f, &count_step(4)).is_none(), "4 events");
         assert!(few_events(&f, &count_step(0)).is_none(), "none");
+    }
+
+    #[test]
+    fn a_sum_of_written_numbers_that_found_none_counts_the_events_instead() {
+        use llmops_common::query::{Extract, Field, Unit};
+        let stat_step = |n: u64| {
+            let mut s = buckets_step(&[n]);
+            if let crate::ToolData::Query(r) = &mut s.data {
+                r.value = QueryValue::Stat {
+                    measure: Measure::Sum,
+                    value: (n > 0).then_some(1234.0),
+                    unit: Unit::None,
+                    n,
+                    row: None,
+                };
+            }
+            s
+        };
+        let mut f = buckets_frame();
+        f.query.measure = Measure::Sum;
+        f.query.field = Some(Field::new("row_written"));
+        f.query.extract = vec![Extract {
+            name: "row_written".into(),
+            regex: r"(\d+)\s+rows?".into(),
+            numeric: true,
+        }];
+        assert!(count_instead(&f, &stat_step(0)).is_none(), "no noun summed");
+        // Values in 3 of 3 events read: the sum stands; in 1 of 3, the events are counted.
+        f.sums_written = true;
+        let count = count_instead(&f, &stat_step(0)).expect("counted instead");
+        assert_eq!(count.query.measure, Measure::Count);
+        assert_eq!(count.query.field, None);
+        assert!(count.query.extract.is_empty());
+        assert!(!count.sums_written);
+        assert!(count_instead(&f, &stat_step(3)).is_none(), "summed");
+        let mut few = stat_step(1);
+        if let crate::ToolData::Query(r) = &mut few.data {
+            r.matched = 3;
+        }
+        assert!(
+            count_instead(&f, &few).is_some(),
+            "a value in 1 of 3 events"
+        );
     }
 
     #[test]

@@ -39,7 +39,11 @@ pub fn with_extracts(fmt: Format, extracts: &[Extract]) -> Result<Format, QueryE
         });
         out.fields.push(FieldSpec {
             name: x.name.clone(),
-            kind: FieldKind::Text,
+            kind: if x.numeric {
+                FieldKind::Number
+            } else {
+                FieldKind::Text
+            },
             unit: Unit::None,
             roles: Vec::new(),
             words: 1,

@@ -24,6 +24,7 @@ fn extract(name: &str, regex: &str) -> Extract {
     Extract {
         name: name.to_string(),
         regex: regex.to_string(),
+        numeric: false,
     }
 }
 

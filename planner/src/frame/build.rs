@@ -189,6 +189,8 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         or_else = super::words::phrase_apart(&q);
     }
     last_touches(lex, p, before, &mut q);
+    let summed = super::written_quantity::summed(lex, p, measure_cue(lex, p), &mut q);
+    let sums_written = summed.map(|words| soft.extend(words)).is_some();
     Frame {
         query: q,
         soft,
@@ -197,6 +199,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         object,
         unused_object,
         follow_up: false,
+        sums_written,
     }
 }
 

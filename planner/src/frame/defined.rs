@@ -143,7 +143,11 @@ fn id_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
                 regex::escape(prefix)
             );
             out.push(Defined {
-                extract: Extract { name, regex },
+                extract: Extract {
+                    name,
+                    regex,
+                    numeric: false,
+                },
                 spans: vec![(start, ne)],
             });
         }
@@ -265,7 +269,11 @@ fn define(
         }
     };
     Some(Defined {
-        extract: Extract { name, regex },
+        extract: Extract {
+            name,
+            regex,
+            numeric: false,
+        },
         spans,
     })
 }
@@ -441,6 +449,7 @@ fn mail_domain(lex: &Lexicon, q: &Question<'_>) -> Option<Defined> {
         extract: Extract {
             name: "domain".into(),
             regex,
+            numeric: false,
         },
         spans: kept,
     })
@@ -517,6 +526,7 @@ fn noun_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
             extract: Extract {
                 name: name.to_string(),
                 regex,
+                numeric: false,
             },
             spans: vec![(l.start, l.end)],
         });

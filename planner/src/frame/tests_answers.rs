@@ -65,13 +65,16 @@ impl Planted {
             })
             .map(|u| QueryFile::new(u.filename.clone(), u.path.clone()))
             .collect();
-        table::run_query(
-            &files,
-            &f.query,
-            &QueryOptions::default(),
-            &AtomicBool::new(false),
-        )
-        .unwrap_or_else(|e| panic!("{text:?}: {:?}: {e}", f.query))
+        let run = |q: &llmops_common::query::Query| {
+            table::run_query(&files, q, &QueryOptions::default(), &AtomicBool::new(false))
+                .unwrap_or_else(|e| panic!("{text:?}: {q:?}: {e}"))
+        };
+        let r = run(&f.query);
+        // As the agent does: a sum of written numbers that found too few counts the events.
+        if f.sums_written && crate::query_steps::too_few_summed(&r) {
+            return run(&crate::query_steps::counted(&f).query);
+        }
+        r
     }
 
     pub(super) fn top_group(&self, text: &str) -> GroupRow {

@@ -257,6 +257,7 @@ mod tests_definition {
                 extract: vec![Extract {
                     name: name.into(),
                     regex: format!(r"(?i)\b{name}s?[\s:=#]+(\S+)"),
+                    numeric: false,
                 }],
                 ..Query::default()
             },
