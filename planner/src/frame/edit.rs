@@ -212,9 +212,14 @@ fn picked_item<'a>(
         .rank
         .filter(|_| !own && same_ranking)
         .map(|n| crate::follow::Ordinal::Nth(n as usize));
+    // "when was the first one", "its last one" asked with a time are events; "the second
+    // one - when did it first show up" is still the second item.
+    let an_event = |o: &crate::follow::Ordinal| {
+        asks_an_occurrence(lex, p) && !matches!(o, crate::follow::Ordinal::Nth(n) if *n >= 2)
+    };
     crate::follow::ordinal(&p.text)
         .or(position)
-        .filter(|_| !asks_an_occurrence(lex, p))
+        .filter(|o| !an_event(o))
         .and_then(|o| match o {
             crate::follow::Ordinal::Nth(n) => last.items.get(n.checked_sub(1)?),
             crate::follow::Ordinal::Last => last.items.last(),

@@ -306,6 +306,23 @@ fn the_second_one_after_a_statistic_keeps_the_statistic() {
     assert!(f["filters"].to_string().contains("/b"), "{f}");
 }
 
+/// "the second one - when did it first show up?" after a top list is the second item's first
+/// event; "when was the first one?" is the first event of the top one.
+#[test]
+fn the_second_one_with_a_time_asked_is_the_second_items_first_event() {
+    let l = last(
+        json!({"files": [ACCESS], "measure": "count", "group_by": ["client"],
+            "filters": [{"field": "status", "op": "eq", "value": 401}]}),
+        &[("client", "203.0.113.5"), ("client", "198.51.100.23")],
+    );
+    let f = edit("the second one - when did it first show up?", &l);
+    assert_eq!(f["measure"], "rows", "{f}");
+    assert_eq!(f["order"], "asc", "{f}");
+    let filters = f["filters"].to_string();
+    assert!(filters.contains("198.51.100.23"), "{f}");
+    assert!(!filters.contains("203.0.113.5"), "{f}");
+}
+
 /// "which client had the most?" after a count of errors ranks those errors; a ranking that
 /// names what it counts is its own question.
 #[test]
