@@ -95,7 +95,7 @@ pub(crate) fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String
     // numbers that found none gives way to the count after it.
     if let Task::Query(frame) = task {
         let own = match own {
-            [_, count] if frame.sums_written => std::slice::from_ref(count),
+            [_, count] if frame.sums_written() => std::slice::from_ref(count),
             _ => own,
         };
         if !own.is_empty() {

@@ -123,10 +123,21 @@ pub struct Frame {
     pub unused_object: Option<Box<Filter>>,
     /// Whether the frame edits the conversation's last query.
     pub follow_up: bool,
-    /// The query adds up the numbers written before a plural noun ("how many rows were
-    /// flushed": `Flushed 800 rows`); where the log writes too few, its events are counted
-    /// instead (`query_steps::count_instead`).
-    pub sums_written: bool,
+}
+
+impl Frame {
+    /// Whether the query adds up the numbers written before a plural noun ("how many rows
+    /// were flushed": `Flushed 800 rows`, a numeric extract; see `frame/written_quantity.rs`),
+    /// so that where the log writes too few its events are counted instead
+    /// (`query_steps::count_instead`). Read off the query, so a follow-up's edited frame
+    /// keeps it.
+    pub fn sums_written(&self) -> bool {
+        let q = &self.query;
+        q.measure == llmops_common::query::Measure::Sum
+            && q.field
+                .as_ref()
+                .is_some_and(|f| q.extract.iter().any(|e| e.numeric && e.name == f.as_str()))
+    }
 }
 
 /// What a question turned out to be.

@@ -45,7 +45,7 @@ pub(crate) fn few_events(frame: &frame::Frame, step: &StepRecord) -> Option<fram
 /// most of the events read: its events counted, as the question would be without the
 /// noun's numbers.
 pub(crate) fn count_instead(frame: &frame::Frame, step: &StepRecord) -> Option<frame::Frame> {
-    if !frame.sums_written {
+    if !frame.sums_written() {
         return None;
     }
     let too_few = !step.ok || step.data.as_query().is_some_and(too_few_summed);
@@ -67,7 +67,6 @@ pub(crate) fn counted(frame: &frame::Frame) -> frame::Frame {
     if let Some(field) = f.query.field.take() {
         f.query.extract.retain(|e| e.name != field.as_str());
     }
-    f.sums_written = false;
     f.query.measure = llmops_common::query::Measure::Count;
     f
 }
@@ -140,7 +139,6 @@ mod tests {
             object: None,
             unused_object: None,
             follow_up: false,
-            sums_written: false,
         }
     }
 
@@ -194,16 +192,16 @@ mod tests {
         f.query.extract = vec![Extract {
             name: "row_written".into(),
             regex: r"(\d+)\s+rows?".into(),
-            numeric: true,
+            numeric: false,
         }];
         assert!(count_instead(&f, &stat_step(0)).is_none(), "no noun summed");
+        f.query.extract[0].numeric = true;
         // Values in 3 of 3 events read: the sum stands; in 1 of 3, the events are counted.
-        f.sums_written = true;
         let count = count_instead(&f, &stat_step(0)).expect("counted instead");
         assert_eq!(count.query.measure, Measure::Count);
         assert_eq!(count.query.field, None);
         assert!(count.query.extract.is_empty());
-        assert!(!count.sums_written);
+        assert!(!count.sums_written());
         assert!(count_instead(&f, &stat_step(3)).is_none(), "summed");
         let mut few = stat_step(1);
         if let crate::ToolData::Query(r) = &mut few.data {

@@ -190,7 +190,9 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     }
     last_touches(lex, p, before, &mut q);
     let summed = super::written_quantity::summed(lex, p, measure_cue(lex, p), &mut q);
-    let sums_written = summed.map(|words| soft.extend(words)).is_some();
+    if let Some(words) = summed {
+        soft.extend(words);
+    }
     Frame {
         query: q,
         soft,
@@ -199,7 +201,6 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         object,
         unused_object,
         follow_up: false,
-        sums_written,
     }
 }
 

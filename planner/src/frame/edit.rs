@@ -543,7 +543,6 @@ fn edited(query: Query, soft: Vec<Filter>, object: Option<Filter>) -> Frame {
         object,
         unused_object: None,
         follow_up: true,
-        sums_written: false,
     }
 }
 

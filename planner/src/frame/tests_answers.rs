@@ -71,7 +71,7 @@ impl Planted {
         };
         let r = run(&f.query);
         // As the agent does: a sum of written numbers that found too few counts the events.
-        if f.sums_written && crate::query_steps::too_few_summed(&r) {
+        if f.sums_written() && crate::query_steps::too_few_summed(&r) {
             return run(&crate::query_steps::counted(&f).query);
         }
         r

@@ -45,7 +45,7 @@ fn summed(p: &Planted, question: &str) -> Option<f64> {
         panic!("no query for {question:?}");
     };
     assert_eq!(f.query.measure, Measure::Sum, "{question}: {:?}", f.query);
-    assert!(f.sums_written, "{question}");
+    assert!(f.sums_written(), "{question}");
     let mut q = f.query.clone();
     q.filters.extend(f.soft.iter().cloned());
     let files: Vec<QueryFile> = p
@@ -95,7 +95,7 @@ fn a_count_of_events_stays_a_count() {
     ] {
         if let Some(Understood::Query(f)) = super::question::understand(q, &ctx) {
             assert_ne!(f.query.measure, Measure::Sum, "{q}: {:?}", f.query);
-            assert!(!f.sums_written, "{q}");
+            assert!(!f.sums_written(), "{q}");
         }
     }
 }
