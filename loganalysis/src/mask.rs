@@ -297,8 +297,8 @@ pub(crate) fn template(msg: &[u8], out: &mut Vec<u8>) {
 }
 
 /// A request path's route: each segment that holds a digit (an id, a plate, an invoice
-/// number: `/plates/KX42ABC`, `/invoices/INV-2031-0042`) masked whole as `<id>`, an API
-/// version (`v2`) kept. Masking digits alone (`KX<num>ABC`) would make every plate a
+/// number: `/parcels/KX42ABC`, `/tickets/TK-2031-0042`) masked whole as `<id>`, an API
+/// version (`v2`) kept. Masking digits alone (`KX<num>ABC`) would make every parcel a
 /// route of its own. The caller drops the query string.
 pub(crate) fn route(path: &[u8], out: &mut Vec<u8>) {
     let base = out.len();
@@ -338,9 +338,9 @@ mod tests {
             route(p.as_bytes(), &mut out);
             String::from_utf8_lossy(&out).into_owned()
         };
-        assert_eq!(r("/api/v1/plates/KX42ABC"), "/api/v1/plates/<id>");
-        assert_eq!(r("/api/v1/plates/ZZ07QRS"), "/api/v1/plates/<id>");
-        assert_eq!(r("/v2/invoices/INV-2031-0042/pdf"), "/v2/invoices/<id>/pdf");
+        assert_eq!(r("/api/v1/parcels/KX42ABC"), "/api/v1/parcels/<id>");
+        assert_eq!(r("/api/v1/parcels/ZZ07QRS"), "/api/v1/parcels/<id>");
+        assert_eq!(r("/v2/tickets/TK-2031-0042/pdf"), "/v2/tickets/<id>/pdf");
         assert_eq!(r("/healthz"), "/healthz");
         assert_eq!(r("/"), "/");
     }

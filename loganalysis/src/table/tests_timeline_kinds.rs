@@ -139,7 +139,7 @@ fn a_steady_kind_that_stops_and_comes_back_shows_its_stop_and_its_return() {
         }
         lines.push((
             s,
-            format!("INFO batch {} committed rows={}", 40_000 + s, s % 97),
+            format!("INFO batch {} written rows={}", 40_000 + s, s % 97),
         ));
     }
     for s in (361..929).step_by(7) {
@@ -157,10 +157,7 @@ fn a_steady_kind_that_stops_and_comes_back_shows_its_stop_and_its_return() {
         let QueryValue::Timeline { rows, .. } = &r.value else {
             panic!("timeline: {:?}", r.value)
         };
-        let batches: Vec<_> = rows
-            .iter()
-            .filter(|r| r.text.contains("committed"))
-            .collect();
+        let batches: Vec<_> = rows.iter().filter(|r| r.text.contains("written")).collect();
         assert_eq!(batches.len(), 2, "{rows:#?}");
         let stop = batches[0].repeats.as_ref().expect("counted");
         assert_eq!(stop.count, before);

@@ -212,8 +212,8 @@ fn picked_item<'a>(
         .rank
         .filter(|_| !own && same_ranking)
         .map(|n| crate::follow::Ordinal::Nth(n as usize));
-    // "when was the first one", "its last one" asked with a time are events; "the second
-    // one - when did it first show up" is still the second item.
+    // "when was the first one", "its last one" asked with a time are events; "second one:
+    // when was it first seen?" is still the second item.
     let an_event = |o: &crate::follow::Ordinal| {
         asks_an_occurrence(lex, p) && !matches!(o, crate::follow::Ordinal::Nth(n) if *n >= 2)
     };

@@ -306,7 +306,7 @@ fn the_second_one_after_a_statistic_keeps_the_statistic() {
     assert!(f["filters"].to_string().contains("/b"), "{f}");
 }
 
-/// "the second one - when did it first show up?" after a top list is the second item's first
+/// "second one: when was it first seen?" after a top list is the second item's first
 /// event; "when was the first one?" is the first event of the top one.
 #[test]
 fn the_second_one_with_a_time_asked_is_the_second_items_first_event() {
@@ -315,7 +315,7 @@ fn the_second_one_with_a_time_asked_is_the_second_items_first_event() {
             "filters": [{"field": "status", "op": "eq", "value": 401}]}),
         &[("client", "203.0.113.5"), ("client", "198.51.100.23")],
     );
-    let f = edit("the second one - when did it first show up?", &l);
+    let f = edit("second one: when was it first seen?", &l);
     assert_eq!(f["measure"], "rows", "{f}");
     assert_eq!(f["order"], "asc", "{f}");
     let filters = f["filters"].to_string();

@@ -1,5 +1,5 @@
 //! A steady kind of event that stopped and came back inside a timeline's window: the first
-//! event after the silence is a row of its own ("the first committed batch after 18
+//! event after the silence is a row of its own ("the first job done after nine
 //! minutes without one"), the recovery an operator looks for, and the row before it says
 //! when the kind stopped.
 

@@ -44,8 +44,8 @@ pub(super) fn timeline_lead(
     }
 }
 
-/// A kind that stopped and came back says so first: "(the first after 17 min 58 s without
-/// one; ×20, last at …)"; one that goes on past the window says until when.
+/// A kind that stopped and came back says so first: "(the first after 9 min 33 s without
+/// one; ×21, last at …)"; one that goes on past the window says until when.
 pub(super) fn repeats(r: &Repeats, lang: Lang) -> String {
     let last = r.last_time.as_deref().unwrap_or("");
     let resumed = r.resumed_after_secs.map(|s| {
