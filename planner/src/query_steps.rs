@@ -41,7 +41,7 @@ pub(crate) fn few_events(frame: &frame::Frame, step: &StepRecord) -> Option<fram
     Some(f)
 }
 
-/// "how many chunks were committed" over a log that writes no number before "chunks" in
+/// "how many jobs were done" over a log that writes no number before "jobs" in
 /// most of the events read: its events counted, as the question would be without the
 /// noun's numbers.
 pub(crate) fn count_instead(frame: &frame::Frame, step: &StepRecord) -> Option<frame::Frame> {
@@ -53,7 +53,7 @@ pub(crate) fn count_instead(frame: &frame::Frame, step: &StepRecord) -> Option<f
 }
 
 /// Whether a sum of written numbers found them in fewer than half the events it read: the
-/// noun names the events themselves ("chunk 17 committed"), not a quantity each writes.
+/// noun names the events themselves ("job 17 done"), not a quantity each writes.
 pub(crate) fn too_few_summed(r: &llmops_common::query::QueryResult) -> bool {
     match r.value {
         llmops_common::query::QueryValue::Stat { n, .. } => n * 2 < r.matched.max(1),
@@ -196,12 +196,13 @@ mod tests {
         }];
         assert!(count_instead(&f, &stat_step(0)).is_none(), "no noun summed");
         f.query.extract[0].numeric = true;
-        // Values in 3 of 3 events read: the sum stands; in 1 of 3, the events are counted.
+        // No value in the events read: they are counted.
         let count = count_instead(&f, &stat_step(0)).expect("counted instead");
         assert_eq!(count.query.measure, Measure::Count);
         assert_eq!(count.query.field, None);
         assert!(count.query.extract.is_empty());
         assert!(!count.sums_written());
+        // Values in 3 of 3 events read: the sum stands; in 1 of 3, the events are counted.
         assert!(count_instead(&f, &stat_step(3)).is_none(), "summed");
         let mut few = stat_step(1);
         if let crate::ToolData::Query(r) = &mut few.data {

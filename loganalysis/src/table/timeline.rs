@@ -151,14 +151,11 @@ impl Timeline {
 
     /// Takes in a notable event past a closed window (see [`past::run`]).
     pub fn add_past(&mut self, row: &mut dyn RowAccess, time: Ts, plan: &Plan, file: usize) {
-        let Some((_, end)) = self.bounds else { return };
-        // The cheap checks first: most rows past the window are not followed.
-        if !past::follows(time, end)
-            || !(crash_at(row.whole()).is_some() || plan.notable.iter().any(|c| c.holds(row)))
-        {
-            return;
+        // The cheap check first: most rows past the window are not notable.
+        let notable = crash_at(row.whole()).is_some() || plan.notable.iter().any(|c| c.holds(row));
+        if self.bounds.is_some() && notable {
+            self.past.add(file, kind_key(row, plan).key, time);
         }
-        self.past.add(file, kind_key(row, plan).key, time);
     }
 
     pub fn add(&mut self, row: &mut dyn RowAccess, time: Ts, plan: &Plan, file: usize, line: u64) {

@@ -1,4 +1,4 @@
-//! "how many rows were flushed in total", "一共丢了多少 metrics": a count asked of a plural
+//! "how many rows were flushed in total", "一共丢了多少 objects": a count asked of a plural
 //! noun that is no field adds up the numbers the log writes right before that noun
 //! ("Flushed 800 rows to the warehouse"), as `grep -oE '[0-9]+ rows' | awk '{s+=$1}'`
 //! would. A log that writes no number there has its events counted instead (the next
@@ -43,13 +43,18 @@ pub(super) fn summed(
                 _ => None,
             })
         })?;
-    // What was done to the noun ("rows were flushed", "丢弃了多少 metrics") or "in total"
+    // The question's other unknown words: what was done to the noun.
+    let others: Vec<&str> = p
+        .lits
+        .iter()
+        .filter_map(|l| match &l.lit {
+            Lit::Word(w) if *w != noun && w.len() >= 3 && !p.names_an_upload(w) => Some(w.as_str()),
+            _ => None,
+        })
+        .collect();
+    // Something done to the noun ("rows were flushed", "丢弃了多少 objects") or "in total"
     // says a quantity is asked; "how many deadlocks" alone counts events, in one scan.
-    let acted_on = p.lits.iter().any(|l| match &l.lit {
-        Lit::Word(w) => *w != noun && w.len() >= 3 && !p.names_an_upload(w),
-        _ => false,
-    });
-    if !acted_on && !p.has(|c| c == Cue::Total) {
+    if others.is_empty() && !p.has(|c| c == Cue::Total) {
         return None;
     }
     let stem = noun.strip_suffix('s').unwrap_or(&noun);
@@ -77,22 +82,19 @@ pub(super) fn summed(
             .iter()
             .any(|f| matches!(&f.value, Scalar::Text(t) if t.contains(&word_forms(w).1)))
     };
-    let words = p
-        .lits
-        .iter()
-        .filter_map(|l| match &l.lit {
-            Lit::Word(w) if *w != noun && w.len() >= 3 && !p.names_an_upload(w) && !said(w) => {
-                let (op, text) = word_forms(w);
-                Some(filter(None, op, Scalar::Text(text), Unit::None))
-            }
-            _ => None,
+    let words = others
+        .into_iter()
+        .filter(|w| !said(w))
+        .map(|w| {
+            let (op, text) = word_forms(w);
+            filter(None, op, Scalar::Text(text), Unit::None)
         })
         .collect();
     Some(words)
 }
 
 /// Whether only an article or a classifier stands between the count words and the noun
-/// ("how many rows", "多少条 metrics", "total of the rows").
+/// ("how many rows", "多少条 objects", "total of the rows").
 fn next_to(lex: &Lexicon, p: &Parsed, from: usize, to: usize) -> bool {
     let gap = p.lower.get(from..to).map(str::trim).unwrap_or("x");
     gap.is_empty()

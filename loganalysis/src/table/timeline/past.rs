@@ -1,16 +1,14 @@
 //! A notable kind that goes on after a timeline's window: how many more of it follow the
 //! window without a long pause and when the last of them is ("the errors went on until
-//! 02:31:24"): the end of what an operator asked "what happened around 02:14" about.
+//! 04:26:47"): the end of what an operator asked "what happened around 04:10" about.
 
 use rustc_hash::FxHashMap;
 
 use super::Kind;
 use crate::ts::Ts;
 
-/// How far past the window's end (µs) a notable kind is followed.
-const PAST_SPAN: i64 = 6 * 3600 * 1_000_000;
-
-/// Times kept past the window, all kinds together, at most.
+/// Times kept past the window, all kinds together, at most. Past it no run is told: a
+/// count cut short would read as the whole run.
 const PAST_MAX: usize = 200_000;
 
 /// The longest pause (µs) inside a run: three times the kind's spacing in the window, from
@@ -19,42 +17,51 @@ const PAST_MAX: usize = 200_000;
 const RUN_GAP_MIN: i64 = 120_000_000;
 const RUN_GAP_MAX: i64 = 600_000_000;
 
-/// Whether an event at `time` is near enough past the window's `end` (µs) to be followed.
-pub(super) fn follows(time: Ts, end: i64) -> bool {
-    time.key - end <= PAST_SPAN
-}
-
 /// The times of notable events past the window, per file and kind.
 #[derive(Debug, Default)]
 pub(super) struct Past {
-    times: FxHashMap<(usize, Vec<u8>), Vec<Ts>>,
+    times: FxHashMap<usize, FxHashMap<Vec<u8>, Vec<Ts>>>,
     kept: usize,
-    /// Times not kept (past `PAST_MAX`): a run may then end early.
-    pub dropped: u64,
+    /// Whether some time was not kept (past `PAST_MAX`).
+    dropped: bool,
 }
 
 impl Past {
-    /// Keeps a notable event's time (see [`follows`]).
+    /// Keeps a notable event's time.
     pub fn add(&mut self, file: usize, key: Vec<u8>, time: Ts) {
         if self.kept >= PAST_MAX {
-            self.dropped += 1;
+            self.dropped = true;
             return;
         }
         self.kept += 1;
-        self.times.entry((file, key)).or_default().push(time);
+        self.times
+            .entry(file)
+            .or_default()
+            .entry(key)
+            .or_default()
+            .push(time);
     }
 
     pub fn merge(&mut self, o: Past) {
-        self.dropped += o.dropped;
-        for (k, mut v) in o.times {
-            self.kept += v.len();
-            self.times.entry(k).or_default().append(&mut v);
+        self.dropped |= o.dropped;
+        for (file, kinds) in o.times {
+            let mine = self.times.entry(file).or_default();
+            for (key, mut v) in kinds {
+                self.kept += v.len();
+                mine.entry(key).or_default().append(&mut v);
+            }
         }
     }
 
-    /// The times of one kind (taken out).
+    /// The times of one kind (taken out); none when some were not kept.
     pub fn take(&mut self, file: usize, key: &[u8]) -> Vec<Ts> {
-        self.times.remove(&(file, key.to_vec())).unwrap_or_default()
+        if self.dropped {
+            return Vec::new();
+        }
+        self.times
+            .get_mut(&file)
+            .and_then(|m| m.remove(key))
+            .unwrap_or_default()
     }
 }
 
@@ -75,4 +82,33 @@ pub(super) fn run(k: &mut Kind, span: i64) -> Option<(u64, Ts)> {
         prev = t;
     }
     (n > 0).then_some((n, prev))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(s: i64) -> Ts {
+        Ts {
+            key: s * 1_000_000,
+            zone: crate::ts::Zone::Utc,
+            frac_digits: 0,
+            dated: crate::ts::Dated::Full,
+        }
+    }
+
+    #[test]
+    fn no_kinds_times_are_given_once_some_were_not_kept() {
+        let mut p = Past::default();
+        p.add(0, b"a".to_vec(), at(1));
+        let mut other = Past::default();
+        other.add(0, b"a".to_vec(), at(2));
+        p.merge(other);
+        assert_eq!(p.take(0, b"a").len(), 2);
+        let mut full = Past::default();
+        for s in 0..=PAST_MAX as i64 {
+            full.add(1, b"b".to_vec(), at(s));
+        }
+        assert!(full.take(1, b"b").is_empty(), "a run cut short is not told");
+    }
 }
