@@ -78,6 +78,8 @@ mod tests_learn;
 #[cfg(test)]
 mod tests_learn_table;
 #[cfg(test)]
+mod tests_learn_text;
+#[cfg(test)]
 mod tests_record_pairs;
 #[cfg(test)]
 mod tests_servers;

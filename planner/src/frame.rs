@@ -38,6 +38,7 @@ pub mod question;
 pub(crate) mod rank;
 mod rate;
 pub mod scan;
+mod shapes;
 mod share;
 mod shown;
 mod source;
@@ -80,6 +81,8 @@ mod tests_summed;
 mod tests_swap;
 #[cfg(test)]
 mod tests_system;
+#[cfg(test)]
+mod tests_text_quantities;
 #[cfg(test)]
 mod tests_timeline;
 #[cfg(test)]
@@ -134,9 +137,10 @@ impl Frame {
     pub fn sums_written(&self) -> bool {
         let q = &self.query;
         q.measure == llmops_common::query::Measure::Sum
-            && q.field
-                .as_ref()
-                .is_some_and(|f| q.extract.iter().any(|e| e.numeric && e.name == f.as_str()))
+            && q.field.as_ref().is_some_and(|f| {
+                f.as_str().ends_with("_written")
+                    && q.extract.iter().any(|e| e.numeric && e.name == f.as_str())
+            })
     }
 }
 

@@ -225,7 +225,7 @@ struct Category {
 }
 
 /// Extensions of config files (the config category's).
-const CONFIG_EXTS: &[&str] = &[
+pub(crate) const CONFIG_EXTS: &[&str] = &[
     "yaml",
     "yml",
     "toml",

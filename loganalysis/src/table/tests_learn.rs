@@ -42,7 +42,7 @@ pub(super) fn check(text: &str, planted: &Planted, format: &str) {
     }
 }
 
-const LEVELS: [&str; 4] = ["INFO", "WARN", "ERROR", "DEBUG"];
+pub(super) const LEVELS: [&str; 4] = ["INFO", "WARN", "ERROR", "DEBUG"];
 
 #[test]
 fn a_bracketed_java_layout_with_stack_traces_is_learned() {

@@ -193,6 +193,10 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
     if let Some(words) = summed {
         soft.extend(words);
     }
+    let written = super::written_quantity::written_measure(lex, p, measure_cue(lex, p), &mut q);
+    if let Some(words) = written {
+        soft.extend(words);
+    }
     Frame {
         query: q,
         soft,

@@ -118,7 +118,9 @@ pub(super) fn column_hits(text: &str, lower: &str, columns: &[Column], hits: &mu
             // Written with `_`, `.` or `-`, the name is the log's own beyond doubt; said in
             // words ("errors" for `error_count`, "dock" for `dock.id`) a lexicon word
             // on it keeps its reading.
-            let compound = lower[start..end].contains(['_', '.', '-']);
+            // So is one in backticks, as code quotes it.
+            let backticked = lower[..start].ends_with('`') && lower[end..].starts_with('`');
+            let compound = lower[start..end].contains(['_', '.', '-']) || backticked;
             let overlaps = |h: &Hit| h.start < end && start < h.end;
             // A name longer than the lexicon's words inside it is the name ("buffer used").
             // A unit's word names a unit after a number ("over 20 kg"); elsewhere a column

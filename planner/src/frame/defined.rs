@@ -94,6 +94,17 @@ pub fn add(
 pub fn defined_fields(lex: &Lexicon, q: &Question<'_>) -> Vec<Defined> {
     let mut out = id_fields(lex, q);
     out.extend(mail_domain(lex, q));
+    for (extract, spans) in super::shapes::shape_fields(lex, q.lower, q.columns, q.files) {
+        let d = Defined { extract, spans };
+        let overlaps = |o: &Defined| {
+            o.spans
+                .iter()
+                .any(|&(a, b)| d.spans.iter().any(|&(s, e)| a < e && s < b))
+        };
+        if !out.iter().any(overlaps) {
+            out.push(d);
+        }
+    }
     let after = after_fields(lex, q);
     for d in after.into_iter().chain(noun_fields(lex, q)) {
         let overlaps = |o: &Defined| {

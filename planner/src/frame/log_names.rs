@@ -94,11 +94,39 @@ impl Named {
     }
 }
 
+/// Extensions besides a config file's that make a dotted name a file's.
+const FILE_EXTS: [&str; 15] = [
+    "log", "txt", "out", "err", "xml", "csv", "tsv", "md", "gz", "zip", "sh", "py", "sql", "html",
+    "env",
+];
+
+/// Whether a typed dotted name is a host's or a service's (`db.svc.cluster.local`,
+/// `printer.corp.example`: three labels or more, the last no file extension) and no upload
+/// is called so: a value looked for in the events, not a file.
+fn host_name_not_file(name: &str, ctx: &FrameCtx) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let whole = super::scan::dotted_names()
+        .find(&lower)
+        .is_some_and(|m| m.start() == 0 && m.end() == lower.len());
+    let ext = lower.rsplit('.').next().unwrap_or_default();
+    whole
+        && !FILE_EXTS.contains(&ext)
+        && !crate::slots::CONFIG_EXTS.contains(&ext)
+        && !crate::incident::is_log_name(&lower)
+        && !ctx
+            .uploads
+            .iter()
+            .any(|u| u.filename.to_ascii_lowercase().starts_with(&lower))
+}
+
 /// Log files named in the question (upload names, kinds, parts of names, absolute paths)
 /// with their spans, and the paths on the host it names that are no log.
 pub(super) fn named_files(text: &str, ctx: &FrameCtx) -> Named {
     let mut n = Named::default();
     for name in typed_file_names(text) {
+        if host_name_not_file(&name, ctx) {
+            continue;
+        }
         let upload = best_upload(&name, ctx.uploads);
         if let Some(u) = upload.filter(|u| is_log_upload(u)) {
             n.file(u.path.to_string_lossy().into_owned());
@@ -305,6 +333,7 @@ fn logs_named_by_a_name_part<'a>(lower: &str, ctx: &FrameCtx<'a>) -> (NamedAt<'a
     let mut cued = Vec::new();
     let values: Vec<(usize, usize)> = super::scan::at_names()
         .find_iter(lower)
+        .chain(super::scan::dotted_names().find_iter(lower))
         .filter(|m| {
             !ctx.uploads
                 .iter()
@@ -324,8 +353,9 @@ fn logs_named_by_a_name_part<'a>(lower: &str, ctx: &FrameCtx<'a>) -> (NamedAt<'a
         while i < bytes.len() && is_word(bytes[i]) {
             i += 1;
         }
-        // A word inside a name joined by `@` is part of a value (`orders@docker`, a router;
-        // `ops@example.org`) unless a file's name holds that name whole (`rabbit@mq-01`).
+        // A word inside a name joined by `@` or dots is part of a value (`orders@docker`, a
+        // router; `ops@example.org`; `web.svc.local`) unless a file's name holds that name
+        // whole (`rabbit@mq-01`).
         if values.iter().any(|&(s, e)| s <= start && i <= e) {
             continue;
         }

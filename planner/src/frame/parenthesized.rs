@@ -36,9 +36,23 @@ pub(super) fn column_for_its_word(text: &str, columns: &[Column]) -> Option<Stri
             None => "",
         };
         out.push_str(kept);
-        out.push(' ');
-        out.push_str(inner);
-        out.push(' ');
+        // A name that is also a word of the question's grammar (`from`, `to`) stays the
+        // column's where quoted as one.
+        let grammar = crate::lexicon::lexicon()
+            .grammar
+            .stop
+            .en
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(inner));
+        if grammar {
+            out.push_str(" `");
+            out.push_str(inner);
+            out.push_str("` ");
+        } else {
+            out.push(' ');
+            out.push_str(inner);
+            out.push(' ');
+        }
         rest = &rest[close + 1..];
         changed = true;
     }

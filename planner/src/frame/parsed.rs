@@ -96,6 +96,7 @@ impl Parsed {
         super::value_words::kinds_named_in_words(&lower, &columns, &mut hits, &mut lits);
         lits.sort_by_key(|l| l.start);
         super::buckets::sized_buckets(lex, &lower, &mut hits, &mut lits);
+        backticked_columns(&text, &hits, &mut lits);
         no_cues_inside_text(&text, &lower, &mut hits, &mut lits);
         let words = (text.as_str(), lower.as_str(), spans.as_slice());
         let defined = super::defined::add(lex, words, &mut hits, &mut lits, &mut columns);
@@ -113,6 +114,21 @@ impl Parsed {
             percentile,
         }
     }
+}
+
+/// A log's field name in backticks ("`from`", as a column named in parentheses is
+/// written) is that field, not a text to look for.
+fn backticked_columns(text: &str, hits: &[Hit], lits: &mut Vec<Spanned>) {
+    lits.retain(|l| {
+        let quoted = matches!(l.lit, Lit::Quoted(_))
+            && text
+                .get(l.start..l.end)
+                .is_some_and(|t| t.len() > 2 && t.starts_with('`') && t.ends_with('`'));
+        !(quoted
+            && hits.iter().any(|h| {
+                matches!(h.cue, Cue::Column(_)) && h.start == l.start + 1 && h.end == l.end - 1
+            }))
+    });
 }
 
 /// Words inside a quoted phrase, a grep's pattern, a `key=value` pair or a path are that

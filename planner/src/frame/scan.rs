@@ -392,6 +392,30 @@ fn ips(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
         &R,
         r"(?-u:\b)((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})(?:/(?:3[0-2]|[12]?\d))?(?-u:\b)",
     );
+    // An address with its last parts wild ("10.44.9.x", "10.2.*.*") is the network they
+    // span, as a prefix length writes it.
+    static WILD: OnceLock<Regex> = OnceLock::new();
+    let wild = re(
+        &WILD,
+        r"(?-u:\b)((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){0,2})((?:\.(?:x|X|\*)){1,3})(?:$|[^\w.*])",
+    );
+    for c in wild.captures_iter(text) {
+        let (Some(fixed), Some(wild_part)) = (c.get(1), c.get(2)) else {
+            continue;
+        };
+        let parts = fixed.as_str().split('.').count();
+        let wild_parts = wild_part.as_str().matches('.').count();
+        if parts + wild_parts != 4 || overlaps(taken, fixed.start(), wild_part.end()) {
+            continue;
+        }
+        taken.push((fixed.start(), wild_part.end()));
+        let zeros = ".0".repeat(wild_parts);
+        out.push(Spanned {
+            start: fixed.start(),
+            end: wild_part.end(),
+            lit: Lit::Ip(format!("{}{zeros}/{}", fixed.as_str(), parts * 8)),
+        });
+    }
     // With a prefix length, a network ("10.20.0.0/16"): `Lit::Ip` keeps it whole.
     each_match(r, text, taken, out, |m| Lit::Ip(m.to_string()));
 }
@@ -442,6 +466,17 @@ pub(super) fn at_names() -> &'static Regex {
     re(
         &R,
         r"(?-u:\b)[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*(?-u:\b)",
+    )
+}
+
+/// A name of three dotted labels or more, the last in letters (`api.svc.cluster.local`,
+/// `printer.corp.example`): a host's or a service's name, one value, whose labels name no
+/// log (`*.consul` is no word for `consul.log`).
+pub(super) fn dotted_names() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?-u:\b)[A-Za-z0-9_-]{1,63}(?:\.[A-Za-z0-9_-]{1,63}){1,}\.[A-Za-z][A-Za-z0-9-]{0,62}(?-u:\b)",
     )
 }
 

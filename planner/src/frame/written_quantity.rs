@@ -93,6 +93,175 @@ pub(super) fn summed(
     Some(words)
 }
 
+/// A statistic or a sum of a quantity the log writes in its text rather than in a field:
+/// "the slowest zone transfer, how many secs" over lines that write "… 2.846 secs …", "add
+/// up the bytes of the Transfer completed lines", "records 加起来一共多少". The measured
+/// field becomes the number written right before the unit or noun the question says when
+/// the log has no such field, or when the field was named by a word of the question
+/// while the noun beside the measure's words is what is measured (that word then stays a
+/// soft condition). Returns that condition.
+pub(super) fn written_measure(
+    lex: &Lexicon,
+    p: &Parsed,
+    cue: Option<usize>,
+    q: &mut Query,
+) -> Option<Vec<Filter>> {
+    // With no column of the log known, nothing says the field is missing.
+    if q.source != Source::Log
+        || !q.measure.is_stat()
+        || !q.group_by.is_empty()
+        || p.columns.is_empty()
+    {
+        return None;
+    }
+    let field = q.field.clone()?;
+    let f = field.as_str();
+    if f.ends_with("_written") || q.extract.iter().any(|e| e.name == f) {
+        return None;
+    }
+    let known = p
+        .columns
+        .iter()
+        .any(|c| c.name == f || c.roles.iter().any(|r| r == f));
+    let named = known && !p.columns.iter().any(|c| c.roles.iter().any(|r| r == f)) && {
+        let at = crate::lexicon::occurrences(&p.lower, &f.to_ascii_lowercase());
+        !at.is_empty()
+    };
+    let beside = noun_beside_cue(lex, p, cue?);
+    let (stem, forms) = match (known, beside) {
+        (false, Some(noun)) => noun,
+        // A time taken the log writes in no field: in seconds, the unit logs write in
+        // words ("2.846 secs"); a log writing another unit gives no value, and says so.
+        (false, None) => unit_said(lex, p).or_else(|| {
+            let seconds = lex.grammar.unit.iter().find(|u| u.unit == Unit::S);
+            seconds.filter(|_| f == "duration").map(unit_forms)
+        })?,
+        // The field itself said in the plural ("rows" of `rows=`) is the field.
+        (true, Some(noun)) if named && !f.to_ascii_lowercase().starts_with(&noun.0) => noun,
+        _ => return None,
+    };
+    // Named as the question says it: a figure asked outright ("add up the bytes") is no
+    // count in disguise, so it keeps no `_written` name (`Frame::sums_written`).
+    let name = stem;
+    if p.columns.iter().any(|c| c.name.eq_ignore_ascii_case(&name)) {
+        return None;
+    }
+    q.extract.push(Extract {
+        name: name.clone(),
+        regex: format!(r"(?i)(?:^|[^\w.,])(\d+(?:\.\d+)?)\s?(?:{forms})(?:$|[^\w/])"),
+        numeric: true,
+    });
+    q.field = Some(Field::new(&name));
+    let said = (known && named).then(|| {
+        let (op, text) = word_forms(f);
+        filter(None, op, Scalar::Text(text), Unit::None)
+    });
+    Some(said.into_iter().collect())
+}
+
+/// The unit or plural noun right beside the measure's words ("add up the bytes", "records
+/// 加起来", "total rows"): its name's stem and the forms a log writes it in.
+fn noun_beside_cue(lex: &Lexicon, p: &Parsed, cue: usize) -> Option<(String, String)> {
+    let spans: Vec<(usize, usize)> = p
+        .hits
+        .iter()
+        .filter(|h| h.cue == Cue::Measure(cue))
+        .map(|h| (h.start, h.end))
+        .collect();
+    let touching = |s: usize, e: usize| {
+        spans.iter().any(|&(cs, ce)| {
+            (s >= ce && next_to(lex, p, ce, s))
+                || (e <= cs && p.lower.get(e..cs).is_some_and(|g| g.trim().is_empty()))
+        })
+    };
+    for (s, e, unit) in units_in(lex, p) {
+        if touching(s, e) {
+            return Some(unit);
+        }
+    }
+    // Any plural word the log may write after a number, a word for events too: "the
+    // records" of a transfer's line are a quantity when a figure of them is asked.
+    let plural = |w: &str| {
+        w.len() >= 4
+            && w.ends_with('s')
+            && !w.ends_with("ss")
+            && w.bytes().all(|b| b.is_ascii_lowercase())
+            && !lex.grammar.stop.all().any(|s| s == w)
+    };
+    words_at(&p.lower)
+        .find(|&(s, e)| plural(&p.lower[s..e]) && touching(s, e))
+        .map(|(s, e)| {
+            let noun = &p.lower[s..e];
+            let stem = noun.strip_suffix('s').unwrap_or(noun);
+            (
+                noun.to_string(),
+                format!("{}(?:s|es)?", regex::escape(stem)),
+            )
+        })
+}
+
+/// The spans of the ASCII words of `lower`.
+fn words_at(lower: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let b = lower.as_bytes();
+    (0..b.len())
+        .filter(move |&i| {
+            b[i].is_ascii_alphabetic() && (i == 0 || !b[i - 1].is_ascii_alphanumeric())
+        })
+        .map(move |s| {
+            let e = (s..b.len())
+                .find(|&j| !b[j].is_ascii_alphanumeric())
+                .unwrap_or(b.len());
+            (s, e)
+        })
+}
+
+/// The first unit the question says outside the words for how exact the answer is
+/// ("how many secs", "租期秒数").
+fn unit_said(lex: &Lexicon, p: &Parsed) -> Option<(String, String)> {
+    units_in(lex, p).into_iter().next().map(|(_, _, u)| u)
+}
+
+/// The units the question says, where, each with its name and the forms a log writes it
+/// in (the lexicon's English words, longest first). Only plurals, abbreviations and
+/// Chinese words count: "second" and "min" are an ordinal and a minimum as often.
+fn units_in(lex: &Lexicon, p: &Parsed) -> Vec<(usize, usize, (String, String))> {
+    let exact: Vec<(usize, usize)> = lex
+        .grammar
+        .answer_exact
+        .all()
+        .flat_map(|w| crate::lexicon::occurrences(&p.lower, w))
+        .collect();
+    let mut out = Vec::new();
+    for u in &lex.grammar.unit {
+        let said = |w: &&str| {
+            let cjk = !w.is_ascii();
+            cjk || (w.len() >= 2 && w.ends_with('s') && *w != "us")
+                || ["ms", "kb", "mb", "gb"].contains(w)
+        };
+        for w in u.words.all().filter(said) {
+            for (s, e) in crate::lexicon::occurrences(&p.lower, &w.to_lowercase()) {
+                if !exact.iter().any(|&(a, b)| a <= s && e <= b) {
+                    out.push((s, e, unit_forms(u)));
+                }
+            }
+        }
+    }
+    out.sort_by_key(|(s, _, _)| *s);
+    out
+}
+
+/// A unit's name (its longest English word: `seconds`) and the forms a log writes it in,
+/// longest first, as a regex alternation.
+fn unit_forms(u: &crate::lexicon::UnitCue) -> (String, String) {
+    let mut forms: Vec<&str> = u.words.en.iter().map(String::as_str).collect();
+    forms.sort_by_key(|w| std::cmp::Reverse(w.len()));
+    let name = forms
+        .first()
+        .map_or_else(|| format!("{:?}", u.unit), |w| (*w).to_string());
+    let alternation = forms.iter().map(|w| regex::escape(w)).collect::<Vec<_>>();
+    (name.to_lowercase(), alternation.join("|"))
+}
+
 /// Whether only an article or a classifier stands between the count words and the noun
 /// ("how many rows", "多少条 objects", "total of the rows").
 fn next_to(lex: &Lexicon, p: &Parsed, from: usize, to: usize) -> bool {

@@ -439,6 +439,20 @@ pub struct DefinedWords {
     /// Of those, the words that ask for the recipient's domain (the `to=` address).
     #[serde(default)]
     pub recipient: Words,
+    /// Values known by their shape (a MAC address, a domain name), cut out of the events'
+    /// text where a log has no field of that name or role.
+    #[serde(default)]
+    pub shape: Vec<ShapeCue>,
+}
+
+/// A value known by its shape: the field it becomes, the words that name it and the regex
+/// whose first group is the first such value in an event.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ShapeCue {
+    pub field: String,
+    #[serde(flatten)]
+    pub words: Words,
+    pub regex: String,
 }
 
 /// A time zone a question names ("北京时间", "EDT"): its offset from UTC as `+HH:MM`.

@@ -252,6 +252,8 @@ mod tests {
             ("queries-dev14", "queries-dev14.jsonl"),
             ("queries-heldout23", "queries-heldout23.jsonl"),
             ("queries-heldout24", "queries-heldout24.jsonl"),
+            ("queries-dev15", "queries-dev15.jsonl"),
+            ("queries-heldout25", "queries-heldout25.jsonl"),
         ] {
             let dir = root.join(set);
             let text = std::fs::read_to_string(dir.join(file)).expect("set file");
