@@ -92,10 +92,13 @@ fn step_answer(
 /// The answer for one task from its own steps.
 pub(crate) fn task_answer(task: &Task, own: &[StepRecord], lang: Lang) -> String {
     // A query's answer, then the events it counted when it listed them; a sum of written
-    // numbers that found none gives way to the count after it.
+    // numbers that found none gives way to the count after it, and a field no event has
+    // to the number written before the unit asked.
     if let Task::Query(frame) = task {
         let own = match own {
-            [_, count] if frame.sums_written() => std::slice::from_ref(count),
+            [_, next] if frame.sums_written() || frame.written_instead.is_some() => {
+                std::slice::from_ref(next)
+            }
             _ => own,
         };
         if !own.is_empty() {

@@ -100,7 +100,7 @@ mod zones;
 
 use serde::{Deserialize, Serialize};
 
-use llmops_common::query::{Filter, FilterOp, Query, Source};
+use llmops_common::query::{Extract, Filter, FilterOp, Query, Source};
 
 use super::UploadRef;
 
@@ -126,6 +126,10 @@ pub struct Frame {
     pub unused_object: Option<Box<Filter>>,
     /// Whether the frame edits the conversation's last query.
     pub follow_up: bool,
+    /// The number the events write before the unit or noun asked, measured instead when
+    /// the query's field has no value in any event (the log's head showed no such field;
+    /// the engine looks further): `query_steps::written_instead`.
+    pub written_instead: Option<Box<Extract>>,
 }
 
 impl Frame {

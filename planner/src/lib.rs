@@ -228,6 +228,7 @@ fn next_call(
         Task::Query(frame) => match own {
             [] => Some(query_steps::query_call(frame)),
             [first] => query_steps::count_instead(frame, first)
+                .or_else(|| query_steps::written_instead(frame, first))
                 .or_else(|| query_steps::few_events(frame, first))
                 .map(|f| query_steps::query_call(&f)),
             _ => None,

@@ -61,6 +61,29 @@ pub(crate) fn too_few_summed(r: &llmops_common::query::QueryResult) -> bool {
     }
 }
 
+/// "the slowest transfer, how many secs" over a log whose head showed no time taken: when
+/// no event has a value for the field, the number the events write before the unit asked.
+pub(crate) fn written_instead(frame: &frame::Frame, step: &StepRecord) -> Option<frame::Frame> {
+    frame.written_instead.as_ref()?;
+    let no_value = !step.ok || step.data.as_query().is_some_and(no_value);
+    no_value.then(|| with_written(frame))
+}
+
+/// Whether a statistic found no value to compute.
+pub(crate) fn no_value(r: &llmops_common::query::QueryResult) -> bool {
+    matches!(r.value, llmops_common::query::QueryValue::Stat { n: 0, .. })
+}
+
+/// A frame measuring its written number instead of its field.
+pub(crate) fn with_written(frame: &frame::Frame) -> frame::Frame {
+    let mut f = frame.clone();
+    if let Some(x) = f.written_instead.take() {
+        f.query.field = Some(llmops_common::query::Field::new(&x.name));
+        f.query.extract.push(*x);
+    }
+    f
+}
+
 /// A summing frame as the count of its events.
 pub(crate) fn counted(frame: &frame::Frame) -> frame::Frame {
     let mut f = frame.clone();
@@ -139,6 +162,7 @@ mod tests {
             object: None,
             unused_object: None,
             follow_up: false,
+            written_instead: None,
         }
     }
 
@@ -170,22 +194,53 @@ mod tests {
         assert!(few_events(&f, &count_step(0)).is_none(), "none");
     }
 
+    fn stat_step(n: u64) -> StepRecord {
+        let mut s = buckets_step(&[n]);
+        if let crate::ToolData::Query(r) = &mut s.data {
+            r.value = QueryValue::Stat {
+                measure: Measure::Sum,
+                value: (n > 0).then_some(1234.0),
+                unit: llmops_common::query::Unit::None,
+                n,
+                row: None,
+            };
+        }
+        s
+    }
+
+    #[test]
+    fn a_field_no_event_has_gives_way_to_the_number_written_before_the_unit() {
+        use llmops_common::query::{Extract, Field};
+        let mut f = buckets_frame();
+        f.query.measure = Measure::Max;
+        f.query.field = Some(Field::new("duration"));
+        assert!(
+            written_instead(&f, &stat_step(0)).is_none(),
+            "nothing to take instead"
+        );
+        f.written_instead = Some(Box::new(Extract {
+            name: "seconds".into(),
+            regex: r"(\d+) secs".into(),
+            numeric: true,
+        }));
+        // The field has values further in the file than the head showed: it stands.
+        assert!(
+            written_instead(&f, &stat_step(5)).is_none(),
+            "the field stands"
+        );
+        let mut failed = stat_step(0);
+        failed.ok = false;
+        for step in [stat_step(0), failed] {
+            let w = written_instead(&f, &step).expect("the written number instead");
+            assert_eq!(w.query.field, Some(Field::new("seconds")));
+            assert_eq!(w.query.extract.len(), 1);
+            assert!(w.written_instead.is_none());
+        }
+    }
+
     #[test]
     fn a_sum_of_written_numbers_that_found_none_counts_the_events_instead() {
-        use llmops_common::query::{Extract, Field, Unit};
-        let stat_step = |n: u64| {
-            let mut s = buckets_step(&[n]);
-            if let crate::ToolData::Query(r) = &mut s.data {
-                r.value = QueryValue::Stat {
-                    measure: Measure::Sum,
-                    value: (n > 0).then_some(1234.0),
-                    unit: Unit::None,
-                    n,
-                    row: None,
-                };
-            }
-            s
-        };
+        use llmops_common::query::{Extract, Field};
         let mut f = buckets_frame();
         f.query.measure = Measure::Sum;
         f.query.field = Some(Field::new("row_written"));

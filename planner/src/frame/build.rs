@@ -189,14 +189,19 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         or_else = super::words::phrase_apart(&q);
     }
     last_touches(lex, p, before, &mut q);
-    let summed = super::written_quantity::summed(lex, p, measure_cue(lex, p), &mut q);
-    if let Some(words) = summed {
+    let winning = measure_cue(lex, p);
+    if let Some(words) = super::written_quantity::summed(lex, p, winning, &mut q) {
         soft.extend(words);
     }
-    let written = super::written_quantity::written_measure(lex, p, measure_cue(lex, p), &mut q);
-    if let Some(words) = written {
-        soft.extend(words);
-    }
+    let written = super::written_quantity::written_measure(lex, p, winning, &mut q);
+    let written_instead = match written {
+        Some(super::written_quantity::Written::Now(words)) => {
+            soft.extend(words);
+            None
+        }
+        Some(super::written_quantity::Written::Instead(x)) => Some(Box::new(x)),
+        None => None,
+    };
     Frame {
         query: q,
         soft,
@@ -205,6 +210,7 @@ pub fn frame_of(lex: &Lexicon, p: &Parsed, source: Source, files: Vec<String>) -
         object,
         unused_object,
         follow_up: false,
+        written_instead,
     }
 }
 

@@ -543,6 +543,7 @@ fn edited(query: Query, soft: Vec<Filter>, object: Option<Filter>) -> Frame {
         object,
         unused_object: None,
         follow_up: true,
+        written_instead: None,
     }
 }
 

@@ -101,7 +101,7 @@ const FILE_EXTS: [&str; 15] = [
 ];
 
 /// Whether a typed dotted name is a host's or a service's (`db.svc.cluster.local`,
-/// `printer.corp.example`: three labels or more, the last no file extension) and no upload
+/// `shop.corp.example`: three labels or more, the last no file extension) and no upload
 /// is called so: a value looked for in the events, not a file.
 fn host_name_not_file(name: &str, ctx: &FrameCtx) -> bool {
     let lower = name.to_ascii_lowercase();

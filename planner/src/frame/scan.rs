@@ -392,7 +392,7 @@ fn ips(text: &str, taken: &mut Vec<(usize, usize)>, out: &mut Vec<Spanned>) {
         &R,
         r"(?-u:\b)((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})(?:/(?:3[0-2]|[12]?\d))?(?-u:\b)",
     );
-    // An address with its last parts wild ("10.44.9.x", "10.2.*.*") is the network they
+    // An address with its last parts wild ("10.8.3.x", "10.2.*.*") is the network they
     // span, as a prefix length writes it.
     static WILD: OnceLock<Regex> = OnceLock::new();
     let wild = re(
@@ -470,8 +470,8 @@ pub(super) fn at_names() -> &'static Regex {
 }
 
 /// A name of three dotted labels or more, the last in letters (`api.svc.cluster.local`,
-/// `printer.corp.example`): a host's or a service's name, one value, whose labels name no
-/// log (`*.consul` is no word for `consul.log`).
+/// `shop.corp.example`): a host's or a service's name, one value, whose labels name no
+/// log (`*.corp.example` is no word for `corp-resolver.log`).
 pub(super) fn dotted_names() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(

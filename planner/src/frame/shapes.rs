@@ -1,6 +1,6 @@
 //! Values a log writes in a shape of their own (a MAC address, an IP address, a domain
 //! name): where the log in view has no field of that name or role, a question naming one
-//! ("which mac got NAK'd most", "有多少个不同的 MAC 地址", "查询最多的域名") defines it as the
+//! ("which mac was rejected most", "几个不同的 mac 地址", "哪个域名被问得最多") defines it as the
 //! first value of that shape in each event. The shapes and their words are data (`grammar.toml`
 //! `[[defined.shape]]`).
 
@@ -73,7 +73,7 @@ mod tests {
 
     #[test]
     fn a_mac_is_six_octets_not_part_of_a_longer_id() {
-        let line = "NAK [hwtype=1 3c:22:fb:01:9a:7e], cid=[01:3c:22:fb:01:9a:7e], tid=0x1";
+        let line = "REJECT from 3c:22:fb:01:9a:7e (client-id 01:3c:22:fb:01:9a:7e) taken";
         assert_eq!(first("mac", line).as_deref(), Some("3c:22:fb:01:9a:7e"));
         assert_eq!(first("mac", "client-id 01:3c:22:fb:01:9a:7e only"), None);
         assert_eq!(

@@ -65,14 +65,27 @@ impl Planted {
             })
             .map(|u| QueryFile::new(u.filename.clone(), u.path.clone()))
             .collect();
-        let run = |q: &llmops_common::query::Query| {
+        let try_run = |q: &llmops_common::query::Query| {
             table::run_query(&files, q, &QueryOptions::default(), &AtomicBool::new(false))
-                .unwrap_or_else(|e| panic!("{text:?}: {q:?}: {e}"))
         };
-        let r = run(&f.query);
-        // As the agent does: a sum of written numbers that found too few counts the events.
+        let run = |q: &llmops_common::query::Query| {
+            try_run(q).unwrap_or_else(|e| panic!("{text:?}: {q:?}: {e}"))
+        };
+        // A field the engine does not know fails the step; the agent then takes the number
+        // written before the unit asked, when the frame has one.
+        let r = match try_run(&f.query) {
+            Err(_) if f.written_instead.is_some() => {
+                return run(&crate::query_steps::with_written(&f).query);
+            }
+            other => other.unwrap_or_else(|e| panic!("{text:?}: {:?}: {e}", f.query)),
+        };
+        // As the agent does: a sum of written numbers that found too few counts the events;
+        // a field no event has gives way to the number written before the unit asked.
         if f.sums_written() && crate::query_steps::too_few_summed(&r) {
             return run(&crate::query_steps::counted(&f).query);
+        }
+        if f.written_instead.is_some() && crate::query_steps::no_value(&r) {
+            return run(&crate::query_steps::with_written(&f).query);
         }
         r
     }

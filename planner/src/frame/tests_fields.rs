@@ -318,7 +318,7 @@ fn a_count_of_a_quantity_is_its_sum() {
 }
 
 /// One statistic's value, in the field's own unit.
-fn stat(r: &llmops_common::query::QueryResult) -> f64 {
+pub(super) fn stat(r: &llmops_common::query::QueryResult) -> f64 {
     match r.value {
         llmops_common::query::QueryValue::Stat { value: Some(v), .. } => v,
         ref other => panic!("not a stat: {other:?}"),

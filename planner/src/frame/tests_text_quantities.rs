@@ -3,17 +3,9 @@
 //! (MAC addresses, domain names) counted and ranked, networks written with wild parts, and
 //! dotted host names that name no log.
 
-use llmops_common::query::{QueryResult, QueryValue};
-
 use super::tests_answers::Planted;
 use super::tests_counts::number;
-
-fn stat(r: &QueryResult) -> f64 {
-    match r.value {
-        QueryValue::Stat { value: Some(v), .. } => v,
-        ref other => panic!("not a stat: {other:?}"),
-    }
-}
+use super::tests_fields::stat;
 
 /// A replica copier's log in no shipped format: copies finished with their chunks,
 /// objects, bytes and seconds, heartbeats between; the planted totals and the slowest copy.
@@ -50,14 +42,14 @@ fn numbers_written_before_a_unit_or_a_noun_are_summed_or_ranked() {
     let (text, bytes, objects, slowest) = copier_log();
     let p = Planted::new("copier.log", &text);
     for q in [
-        "add up the bytes of every copy that finished in copier.log",
+        "sum the bytes over the finished copies in copier.log",
         "copier.log 里 finished 的 copy 一共多少 bytes",
     ] {
         assert_eq!(stat(&p.answer(q)), bytes as f64, "{q}");
     }
-    let q = "copier.log 里 finished 的那些行 objects 加起来是多少";
+    let q = "copier.log 里 finished 的 copy，objects 合计多少";
     assert_eq!(stat(&p.answer(q)), objects as f64, "{q}");
-    let q = "the slowest copy in copier.log took how many secs";
+    let q = "copier.log: secs of the longest copy?";
     let got = stat(&p.answer(q));
     assert!((got - slowest).abs() < 1e-9, "{q}: {got} vs {slowest}");
 }
@@ -116,9 +108,9 @@ fn values_known_by_their_shape_are_counted_and_ranked() {
     let (text, by, distinct, in_net) = lease_log();
     assert!(by[0].1 > by[1].1, "the planted top is strict");
     let p = Planted::new("leased.log", &text);
-    let top = p.top_group("which mac got REJECT the most in leased.log");
+    let top = p.top_group("in leased.log which mac was REJECTed most often");
     assert_eq!((top.key, top.count), (vec![by[0].0.clone()], by[0].1));
-    let q = "leased.log 里有多少个不同的 MAC 地址";
+    let q = "leased.log 一共出现过几个不同的 mac 地址";
     assert_eq!(number(&p.answer(q)), distinct as u64, "{q}");
     for q in [
         "how many OFFER lines went to 10.8.3.x in leased.log",
@@ -153,7 +145,7 @@ fn a_domain_is_ranked_and_a_dotted_name_names_no_log() {
         ));
     }
     let p = Planted::new("corp-resolver.log", &text);
-    let top = p.top_group("corp-resolver.log 里查询次数最多的域名是哪个");
+    let top = p.top_group("corp-resolver.log 里哪个域名被问得最多");
     assert_eq!((top.key, top.count), (vec![names[1].to_string()], asked[1]));
     let q = "how many times does cdn.corp.example show up in corp-resolver.log";
     assert_eq!(number(&p.answer(q)), asked[2], "{q}");
@@ -201,4 +193,40 @@ fn an_address_written_in_the_text_is_ranked_without_its_port() {
             "{q}"
         );
     }
+}
+
+/// A field the log's head does not show (the sample is its first 64 KiB) but its later
+/// events write (a JSON log's `took`, in ms, a key the engine looks for in every event): its
+/// figure stands, not a number written before the unit in other events' text.
+#[test]
+fn a_field_written_past_the_head_is_measured_not_a_number_in_the_text() {
+    let mut text = String::new();
+    let mut i = 0u32;
+    while text.len() < 80 * 1024 {
+        text.push_str(&format!(
+            "{{\"ts\":\"2031-06-02T07:{:02}:{:02}Z\",\"level\":\"info\",\"msg\":\"probe ok, next check in {} secs\"}}\n",
+            i / 60 % 60,
+            i % 60,
+            30 + i % 7
+        ));
+        i += 1;
+    }
+    let mut longest = 0u64;
+    for j in 0..40u64 {
+        let ms = 100 + j * 37 % 900;
+        longest = longest.max(ms);
+        text.push_str(&format!(
+            "{{\"ts\":\"2031-06-02T08:{:02}:{:02}Z\",\"level\":\"info\",\"msg\":\"batch {j} finished\",\"took\":{ms}}}\n",
+            j / 60,
+            j % 60
+        ));
+    }
+    let p = Planted::new("probe.json", &text);
+    let q = "how long did the slowest batch take in probe.json";
+    // In the field's own unit (ms), as `took` writes it.
+    let got = stat(&p.answer(q));
+    assert!(
+        (got - longest as f64).abs() < 1e-9,
+        "{q}: {got} vs {longest} ms"
+    );
 }

@@ -65,14 +65,9 @@ pub(super) fn summed(
     if p.columns.iter().any(|c| c.name == name) {
         return None;
     }
-    // A number of its own (not the end of `1,000` or `2.5`) right before the noun.
-    let regex = format!(
-        r"(?i)(?:^|[^\w.,])(\d+)\s+{}(?:s|es)?\b",
-        regex::escape(stem)
-    );
     q.extract.push(Extract {
         name: name.clone(),
-        regex,
+        regex: number_before(&format!("{}(?:s|es)?", regex::escape(stem))),
         numeric: true,
     });
     q.measure = Measure::Sum;
@@ -93,19 +88,34 @@ pub(super) fn summed(
     Some(words)
 }
 
+/// A number of its own (not the end of `1,000` or `2.5`, not a rate's `N bytes/sec`) right
+/// before one of `forms` (a regex alternation): its first group.
+fn number_before(forms: &str) -> String {
+    format!(r"(?i)(?:^|[^\w.,])(\d+(?:\.\d+)?)\s?(?:{forms})(?:$|[^\w/])")
+}
+
+/// How a figure of a quantity written in the text is asked.
+pub(super) enum Written {
+    /// The query measures it now; the field's word stays as these soft conditions.
+    Now(Vec<Filter>),
+    /// The query keeps its field, and this extract is measured instead when no event has
+    /// a value for that field (`Frame::written_instead`).
+    Instead(Extract),
+}
+
 /// A statistic or a sum of a quantity the log writes in its text rather than in a field:
-/// "the slowest zone transfer, how many secs" over lines that write "… 2.846 secs …", "add
-/// up the bytes of the Transfer completed lines", "records 加起来一共多少". The measured
-/// field becomes the number written right before the unit or noun the question says when
-/// the log has no such field, or when the field was named by a word of the question
-/// while the noun beside the measure's words is what is measured (that word then stays a
-/// soft condition). Returns that condition.
+/// "the longest copy, in secs" over lines that write "… 1.204 secs …", "sum the bytes over
+/// the finished copies", "objects 合计多少". The number
+/// written right before the unit or noun the question says is measured now when the
+/// field was named only by a word of the question while that noun stands beside the
+/// measure's words; when the log's head shows no such field, it is measured only if no
+/// event has the field (the engine reads the whole file, the head is a sample).
 pub(super) fn written_measure(
     lex: &Lexicon,
     p: &Parsed,
     cue: Option<usize>,
     q: &mut Query,
-) -> Option<Vec<Filter>> {
+) -> Option<Written> {
     // With no column of the log known, nothing says the field is missing.
     if q.source != Source::Log
         || !q.measure.is_stat()
@@ -127,12 +137,13 @@ pub(super) fn written_measure(
         let at = crate::lexicon::occurrences(&p.lower, &f.to_ascii_lowercase());
         !at.is_empty()
     };
-    let beside = noun_beside_cue(lex, p, cue?);
+    let units = units_in(lex, p);
+    let beside = noun_beside_cue(lex, p, cue?, &units);
     let (stem, forms) = match (known, beside) {
         (false, Some(noun)) => noun,
         // A time taken the log writes in no field: in seconds, the unit logs write in
-        // words ("2.846 secs"); a log writing another unit gives no value, and says so.
-        (false, None) => unit_said(lex, p).or_else(|| {
+        // words ("1.204 secs"); a log writing another unit gives no value, and says so.
+        (false, None) => units.first().map(|(_, _, u)| u.clone()).or_else(|| {
             let seconds = lex.grammar.unit.iter().find(|u| u.unit == Unit::S);
             seconds.filter(|_| f == "duration").map(unit_forms)
         })?,
@@ -146,22 +157,33 @@ pub(super) fn written_measure(
     if p.columns.iter().any(|c| c.name.eq_ignore_ascii_case(&name)) {
         return None;
     }
-    q.extract.push(Extract {
+    let extract = Extract {
         name: name.clone(),
-        regex: format!(r"(?i)(?:^|[^\w.,])(\d+(?:\.\d+)?)\s?(?:{forms})(?:$|[^\w/])"),
+        regex: number_before(&forms),
         numeric: true,
-    });
+    };
+    if !known {
+        return Some(Written::Instead(extract));
+    }
+    q.extract.push(extract);
     q.field = Some(Field::new(&name));
-    let said = (known && named).then(|| {
-        let (op, text) = word_forms(f);
-        filter(None, op, Scalar::Text(text), Unit::None)
-    });
-    Some(said.into_iter().collect())
+    let (op, text) = word_forms(f);
+    Some(Written::Now(vec![filter(
+        None,
+        op,
+        Scalar::Text(text),
+        Unit::None,
+    )]))
 }
 
 /// The unit or plural noun right beside the measure's words ("add up the bytes", "records
 /// 加起来", "total rows"): its name's stem and the forms a log writes it in.
-fn noun_beside_cue(lex: &Lexicon, p: &Parsed, cue: usize) -> Option<(String, String)> {
+fn noun_beside_cue(
+    lex: &Lexicon,
+    p: &Parsed,
+    cue: usize,
+    units: &[(usize, usize, (String, String))],
+) -> Option<(String, String)> {
     let spans: Vec<(usize, usize)> = p
         .hits
         .iter()
@@ -174,10 +196,8 @@ fn noun_beside_cue(lex: &Lexicon, p: &Parsed, cue: usize) -> Option<(String, Str
                 || (e <= cs && p.lower.get(e..cs).is_some_and(|g| g.trim().is_empty()))
         })
     };
-    for (s, e, unit) in units_in(lex, p) {
-        if touching(s, e) {
-            return Some(unit);
-        }
+    if let Some((_, _, unit)) = units.iter().find(|(s, e, _)| touching(*s, *e)) {
+        return Some(unit.clone());
     }
     // Any plural word the log may write after a number, a word for events too: "the
     // records" of a transfer's line are a quantity when a figure of them is asked.
@@ -215,13 +235,8 @@ fn words_at(lower: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
         })
 }
 
-/// The first unit the question says outside the words for how exact the answer is
-/// ("how many secs", "租期秒数").
-fn unit_said(lex: &Lexicon, p: &Parsed) -> Option<(String, String)> {
-    units_in(lex, p).into_iter().next().map(|(_, _, u)| u)
-}
-
-/// The units the question says, where, each with its name and the forms a log writes it
+/// The units the question says outside the words for how exact the answer is ("how many
+/// secs", "耗时秒数"), where, each with its name and the forms a log writes it
 /// in (the lexicon's English words, longest first). Only plurals, abbreviations and
 /// Chinese words count: "second" and "min" are an ordinal and a minimum as often.
 fn units_in(lex: &Lexicon, p: &Parsed) -> Vec<(usize, usize, (String, String))> {
