@@ -254,6 +254,7 @@ mod tests {
             ("queries-heldout24", "queries-heldout24.jsonl"),
             ("queries-dev15", "queries-dev15.jsonl"),
             ("queries-heldout25", "queries-heldout25.jsonl"),
+            ("queries-heldout26", "queries-heldout26.jsonl"),
         ] {
             let dir = root.join(set);
             let text = std::fs::read_to_string(dir.join(file)).expect("set file");
