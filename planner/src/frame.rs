@@ -64,6 +64,8 @@ mod tests_fresh;
 #[cfg(test)]
 mod tests_keys;
 #[cfg(test)]
+mod tests_moments;
+#[cfg(test)]
 mod tests_named_events;
 #[cfg(test)]
 mod tests_names;

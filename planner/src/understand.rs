@@ -161,6 +161,13 @@ fn clauses(text: &str) -> Vec<String> {
         r"(?i),\s*and\s+(when|what|which|how|who|where|did|was|is|are|were)\b",
     );
     let spaced = second.replace_all(&spaced, "; $1").into_owned();
+    // "when did X hit, when did Y win, …": each "when did" after a comma asks again.
+    static AGAIN: OnceLock<Regex> = OnceLock::new();
+    let again = re(
+        &AGAIN,
+        r"(?i),\s*(when\s+(?:did|was|were|does|do|is|had|has)\b)",
+    );
+    let spaced = again.replace_all(&spaced, "; $1").into_owned();
     // "i.e." and "e.g." end no sentence.
     static ABBR: OnceLock<Regex> = OnceLock::new();
     let abbr = re(&ABBR, r"(?i)\b(i)\.(e)\.|\b(e)\.(g)\.");
@@ -585,7 +592,8 @@ pub fn understand(text: &str, ctx: &MessageCtx) -> Vec<Task> {
         return tasks;
     }
     let mut tasks: Vec<Task> = Vec::new();
-    let parts = joined::timeline_requests(joined::with_file_clauses(clauses(&text), ctx));
+    let parts = listed::listed_moments(clauses(&text), ctx);
+    let parts = joined::timeline_requests(joined::with_file_clauses(parts, ctx));
     for clause in parts {
         for t in clause_tasks(&clause, ctx) {
             if let Some(t) = attach_to_previous(&mut tasks, t) {
@@ -749,6 +757,7 @@ fn follow_up(text: &str, ctx: &MessageCtx) -> Option<Vec<Task>> {
 mod clause;
 mod distinct;
 mod joined;
+mod listed;
 mod settings;
 mod spelling;
 #[cfg(test)]

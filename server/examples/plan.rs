@@ -1,7 +1,7 @@
 //! Prints the offline planner's first call for a question over some log files, with the
 //! columns and format the server would hand it, as if sent with the question: a quick look
 //! at how a question is read. `PLAN_UNREFERENCED=1`: the files are the session's uploads,
-//! none named with the question.
+//! none named with the question. `PLAN_TASKS=1`: every task of the message too.
 //! `cargo run -p llmops-server --example plan -- FILE... -- "question"`
 
 use std::path::PathBuf;
@@ -70,6 +70,18 @@ fn main() -> std::io::Result<()> {
             steps: &[],
         });
         println!("{text}\n  => {action:?}");
+        if std::env::var_os("PLAN_TASKS").is_some() {
+            let ctx = llmops_planner::understand::MessageCtx {
+                lang: llmops_planner::text::Lang::detect(text),
+                uploads: &uploads,
+                referenced: referenced.iter().collect(),
+                history: &[],
+                conv: &conversation,
+            };
+            for task in llmops_planner::understand::understand(text, &ctx) {
+                println!("  task: {task:?}");
+            }
+        }
     }
     Ok(())
 }

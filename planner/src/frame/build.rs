@@ -463,6 +463,18 @@ pub fn says_a_time(text: &str) -> bool {
     window(lexicon(), &Parsed::new(text, &FrameCtx::of_uploads(&[]))).is_some()
 }
 
+/// The window a text says between two times, in words a question of its own reads the
+/// same ("between 02:30 and 03:00"); `None` for any other window, or none.
+pub(crate) fn window_words(text: &str) -> Option<String> {
+    match window(lexicon(), &Parsed::new(text, &FrameCtx::of_uploads(&[]))) {
+        Some(Window::Between {
+            from: Some(a),
+            to: Some(b),
+        }) => Some(format!("between {} and {}", a.0, b.0)),
+        _ => None,
+    }
+}
+
 /// The time window an incident question says ("2 点多", "around 02:47"): a time of day is
 /// searched half an hour either side, as such a time is remembered, not read off a log.
 pub(crate) fn incident_window(text: &str, uploads: &[crate::UploadRef]) -> Option<Window> {

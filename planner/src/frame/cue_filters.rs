@@ -27,6 +27,9 @@ pub(super) fn cue_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filt
             continue;
         }
         let c = &lex.filters[i];
+        if c.op == FilterOp::Tag && said_by_a_name(p, h.start, h.end) {
+            continue;
+        }
         let f = filter(c.field.as_deref(), c.op, c.value.clone(), Unit::None);
         let (f, levels) = at_or_above(lex, p, h, f);
         above.extend(levels);
@@ -43,6 +46,21 @@ pub(super) fn cue_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filt
             && matches!(&f.value, Scalar::Text(v) if above.iter().any(|l| l.eq_ignore_ascii_case(v))))
     });
     out
+}
+
+/// "which node was reported as failed (EventMemberFailed)": a tag's word that a name in
+/// code of the question also says is what that name's events are, whatever their level
+/// (a cluster logs a member's failure at INFO); the name alone is the condition.
+fn said_by_a_name(p: &Parsed, start: usize, end: usize) -> bool {
+    let word = super::words::stem(p.lower[start..end].trim());
+    word.chars().count() >= 4
+        && p.lits.iter().any(|l| match &l.lit {
+            super::scan::Lit::Ident(t) | super::scan::Lit::Quoted(t) => {
+                let t = t.to_lowercase();
+                t.contains(&word) && t != p.lower[start..end]
+            }
+            _ => false,
+        })
 }
 
 /// A level followed by "及以上" / "and above": that level and the more severe ones (and

@@ -117,11 +117,31 @@ fn tag_as_written(lex: &Lexicon, p: &Parsed, filters: &[Filter]) -> Vec<Filter> 
         else {
             continue;
         };
+        // The word in the forms the tag's own words give it ("fail" of a log that writes
+        // "check failed"): those of one word that start as it does.
+        let lower = word.to_ascii_lowercase();
+        let root: String = lower.chars().take(4).collect();
+        let mut forms: Vec<String> = vec![regex_escape(word)];
+        // An acronym as written ("OOM") is that word alone.
+        let acronym = word.bytes().any(|b| b.is_ascii_uppercase());
+        forms.extend(
+            (!acronym)
+                .then_some(())
+                .into_iter()
+                .flat_map(|()| cue.words.en.iter())
+                .filter(|w| {
+                    w.len() >= 4 && !w.contains(' ') && w.starts_with(&root) && **w != lower
+                })
+                .map(|w| regex_escape(w)),
+        );
         let mut out = filters.to_vec();
         out[at] = Filter::new(
             None,
             FilterOp::Regex,
-            Scalar::Text(format!(r"\b{}\b", regex_escape(word))),
+            Scalar::Text(match forms.as_slice() {
+                [one] => format!(r"\b{one}\b"),
+                _ => format!(r"\b(?:{})\b", forms.join("|")),
+            }),
         );
         return out;
     }

@@ -33,16 +33,17 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
         // A column's value is that field's condition ("login" of `event`), not text.
         .filter(|l| !matches!(&l.lit, Lit::Word(w) if p.column_with_value(w).is_some()))
         .collect();
-    // Runs of such words standing next to each other; the longest names the thing (a verb
-    // before it is one word, "stale lock files" three), the later on a tie.
+    // Runs of such words standing next to each other, or a verb and its object with a
+    // determiner between ("win an election"); the longest names the thing (a verb before
+    // it is one word, "stale lock files" three), the later on a tie.
+    let determiners = &lex.grammar.determiners;
+    let joins = |gap: &str| {
+        gap.chars().all(|c| c == ' ' || c == '-') || determiners.en.iter().any(|d| d == gap.trim())
+    };
     let mut runs: Vec<(usize, usize, usize)> = Vec::new();
     for w in &words {
         match runs.last_mut() {
-            Some((_, end, n))
-                if p.lower
-                    .get(*end..w.start)
-                    .is_some_and(|gap| gap.chars().all(|c| c == ' ' || c == '-')) =>
-            {
+            Some((_, end, n)) if p.lower.get(*end..w.start).is_some_and(joins) => {
                 *end = w.end;
                 *n += 1;
             }
@@ -51,7 +52,13 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
     }
     let &(start, end, _) = runs.iter().max_by_key(|&&(s, _, n)| (n, s))?;
     let first = words.iter().find(|w| w.start == start)?;
-    let phrase = p.lower.get(first.start..end)?.trim().to_string();
+    let phrase = p
+        .lower
+        .get(first.start..end)?
+        .split(' ')
+        .filter(|w| !w.is_empty() && !determiners.en.iter().any(|d| d == w))
+        .collect::<Vec<_>>()
+        .join(" ");
     let qualifies = qualifies(lex, p, (first.start, end), &phrase);
     let after_a_name = right_after_a_name(p, first.start);
     (phrase.len() >= 3).then(|| {

@@ -90,6 +90,53 @@ impl Planted {
         r
     }
 
+    /// The answers of every query task a whole message becomes, in order, each run over
+    /// the logs it names.
+    pub(super) fn answers_of_message(&self, text: &str) -> Vec<QueryResult> {
+        let conv = crate::conversation::Conversation::default();
+        let ctx = crate::understand::MessageCtx {
+            lang: crate::text::Lang::detect(text),
+            uploads: &self.ups,
+            referenced: self.ups.iter().collect(),
+            history: &[],
+            conv: &conv,
+        };
+        crate::understand::understand(text, &ctx)
+            .into_iter()
+            .map(|task| match task {
+                crate::task::Task::Query(f) => {
+                    // As the query tools do: the `or_else` conditions when its own match
+                    // nothing.
+                    let r = self.run(text, &f.query);
+                    if r.matched > 0 || f.or_else.is_empty() {
+                        return r;
+                    }
+                    let instead = llmops_common::query::Query {
+                        filters: f.or_else.clone(),
+                        ..f.query.clone()
+                    };
+                    self.run(text, &instead)
+                }
+                other => panic!("{text:?}: not a query: {other:?}"),
+            })
+            .collect()
+    }
+
+    /// One query over the logs it names.
+    fn run(&self, text: &str, q: &llmops_common::query::Query) -> QueryResult {
+        let files: Vec<QueryFile> = self
+            .ups
+            .iter()
+            .filter(|u| {
+                let path = u.path.to_string_lossy();
+                q.files.is_empty() || q.files.iter().any(|f| *f == path)
+            })
+            .map(|u| QueryFile::new(u.filename.clone(), u.path.clone()))
+            .collect();
+        table::run_query(&files, q, &QueryOptions::default(), &AtomicBool::new(false))
+            .unwrap_or_else(|e| panic!("{text:?}: {q:?}: {e}"))
+    }
+
     pub(super) fn top_group(&self, text: &str) -> GroupRow {
         match self.answer(text).value {
             QueryValue::Groups { rows, .. } => rows.into_iter().next().expect("a group"),

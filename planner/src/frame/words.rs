@@ -31,16 +31,25 @@ pub(super) fn signal_wordings(t: &str) -> Option<String> {
 pub(super) fn word_forms(phrase: &str) -> (FilterOp, String) {
     let words: Vec<&str> = phrase.split([' ', '-']).filter(|w| !w.is_empty()).collect();
     let stems: Vec<String> = words.iter().map(|w| stem(w)).collect();
-    let inflected = words.iter().zip(&stems).any(|(w, s)| singular(w) != *s);
+    let irregular: Vec<Option<Vec<String>>> = words.iter().map(|w| verb_forms(w)).collect();
+    let inflected = words.iter().zip(&stems).any(|(w, s)| singular(w) != *s)
+        || irregular.iter().any(Option::is_some);
     let short = words.len() == 1 && phrase.chars().count() <= 4;
     if !inflected && !short {
         return (FilterOp::Contains, singular(phrase));
     }
     // A short word is a word of its own, not the inside of another ("ban" is not the end
-    // of "fail2ban").
+    // of "fail2ban"). A verb of `[verb_forms]` is any of its forms ("won" for "win").
     let parts: Vec<String> = stems
         .iter()
-        .map(|s| format!("\\b{}\\w*", regex_escape(s)))
+        .zip(&irregular)
+        .map(|(s, forms)| match forms {
+            Some(forms) => {
+                let alts: Vec<String> = forms.iter().map(|f| regex_escape(f)).collect();
+                format!("\\b(?:{})\\b", alts.join("|"))
+            }
+            None => format!("\\b{}\\w*", regex_escape(s)),
+        })
         .collect();
     let forward = parts.join("[\\s_-]+");
     // Two words a log may write a word or two apart ("children exited": "child 4454
@@ -51,6 +60,17 @@ pub(super) fn word_forms(phrase: &str) -> (FilterOp, String) {
         return (FilterOp::Regex, format!("{}|{}", apart(a, b), apart(b, a)));
     }
     (FilterOp::Regex, forward)
+}
+
+/// The forms of an English verb the lexicon lists as irregular (`[verb_forms]`), the base
+/// first, when `w` is one of them: "won" -> win, won, wins, winning.
+pub(super) fn verb_forms(w: &str) -> Option<Vec<String>> {
+    let w = w.to_ascii_lowercase();
+    let table = &crate::lexicon::lexicon().grammar.verb_forms;
+    let (base, forms) = table
+        .get_key_value(&w)
+        .or_else(|| table.iter().find(|(_, forms)| forms.contains(&w)))?;
+    Some(std::iter::once(base).chain(forms).cloned().collect())
 }
 
 /// An English word without its inflection: `-ing`, `-ed`, a plural `s`, a final `e`
@@ -230,6 +250,11 @@ mod word_form_tests {
         assert!(matches("ban", "NOTICE [sshd] Ban 192.0.2.7"));
         assert!(matches("banned", "NOTICE [sshd] Ban 192.0.2.7"));
         assert!(matches("retries", "Task x[1] retry: Retry in 30s"));
+        // Irregular verbs in any of their forms, as whole words.
+        assert!(matches("lose lease", "coord.lease: lease lost holder=n3"));
+        assert!(matches("ran", "nightly backup run finished"));
+        assert!(matches("sent", "sending batch 4 to the sink"));
+        assert!(!matches("run", "runtime error"));
         assert!(matches("killed", "process killed"));
         assert!(!matches(
             "ban",

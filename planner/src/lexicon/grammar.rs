@@ -330,6 +330,18 @@ pub struct Grammar {
     /// whichever number the question says it in.
     #[serde(default)]
     pub plurals: BTreeMap<String, String>,
+    /// English verbs whose other forms are not the base with `-s`, `-ed` or `-ing` ("win":
+    /// "won"), each with those forms: any of them finds the others in a log's text.
+    #[serde(default)]
+    pub verb_forms: BTreeMap<String, Vec<String>>,
+    /// Words asking when things happened ("to the second", "key moments", "几点"): before
+    /// a list's colon, each item of the list is a moment asked.
+    #[serde(default)]
+    pub times_asked: Words,
+    /// Words that may stand between a verb and its object ("win an election", "lose the
+    /// lease"): the two are one phrase of what happened.
+    #[serde(default)]
+    pub determiners: Words,
     /// Words linking unknown words to a condition beside them, which then says whose they
     /// are ("nginx 的重启", "restarts of nginx", "java 被 oom 杀"); side by side needs none.
     #[serde(default)]
