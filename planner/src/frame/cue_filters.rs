@@ -52,15 +52,39 @@ pub(super) fn cue_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filt
 /// code of the question also says is what that name's events are, whatever their level
 /// (a cluster logs a member's failure at INFO); the name alone is the condition.
 fn said_by_a_name(p: &Parsed, start: usize, end: usize) -> bool {
-    let word = super::words::stem(p.lower[start..end].trim());
+    let said = p.lower[start..end].trim();
+    let word = super::words::stem(said);
+    // A part of the name (`Failed` of `EventMemberFailed`, `FAILED` of `LOGIN_FAILED`) is
+    // the word in a form of its own; `fail2ban` is a program's name, not a failure.
+    let says_it = |part: &str| {
+        let part = part.to_lowercase();
+        part.starts_with(&word) && part.bytes().all(|b| b.is_ascii_lowercase())
+    };
     word.chars().count() >= 4
         && p.lits.iter().any(|l| match &l.lit {
-            super::scan::Lit::Ident(t) | super::scan::Lit::Quoted(t) => {
-                let t = t.to_lowercase();
-                t.contains(&word) && t != p.lower[start..end]
+            super::scan::Lit::Ident(t) => {
+                !t.eq_ignore_ascii_case(said) && name_parts(t).iter().any(|x| says_it(x))
             }
             _ => false,
         })
+}
+
+/// The parts of a name in code: at `_`, `-`, `.`, and where a capital follows a small
+/// letter (`EventMemberFailed`: Event, Member, Failed).
+fn name_parts(name: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    for piece in name.split(['_', '-', '.']) {
+        let mut start = 0;
+        let b = piece.as_bytes();
+        for i in 1..b.len() {
+            if b[i].is_ascii_uppercase() && b[i - 1].is_ascii_lowercase() {
+                parts.push(&piece[start..i]);
+                start = i;
+            }
+        }
+        parts.push(&piece[start..]);
+    }
+    parts
 }
 
 /// A level followed by "及以上" / "and above": that level and the more severe ones (and

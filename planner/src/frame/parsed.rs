@@ -32,6 +32,9 @@ pub struct Parsed {
     /// The rank of a percentile asked by number ("p80"); the text reads it as any
     /// percentile cue.
     pub percentile: Option<llmops_common::query::Rank>,
+    /// The question as written, lower-cased, before a column named in parentheses took
+    /// the place of the word before it ("来源 ip（from）").
+    pub said: String,
 }
 
 impl Parsed {
@@ -42,7 +45,9 @@ impl Parsed {
         if text.contains('(') {
             let at_hand = log_columns(&named_files(&text, ctx).files, ctx);
             if let Some(plain) = super::parenthesized::column_for_its_word(&text, &at_hand) {
-                return Parsed::new(&plain, ctx);
+                let mut p = Parsed::new(&plain, ctx);
+                p.said = text.to_lowercase();
+                return p;
             }
         }
         let (text, rank) = super::rank::ranked(&text);
@@ -101,6 +106,7 @@ impl Parsed {
         let words = (text.as_str(), lower.as_str(), spans.as_slice());
         let defined = super::defined::add(lex, words, &mut hits, &mut lits, &mut columns);
         Parsed {
+            said: text.to_lowercase(),
             text,
             lower,
             hits,

@@ -45,7 +45,13 @@ fn understand_as(text: &str, ctx: &FrameCtx, look_for_phrases: bool) -> Option<U
         .then(|| super::written::quote_written(lex, &p, &frame, read_with))
         .flatten();
     if let Some(quoted) = quoted {
-        return understand_as(&quoted, ctx, false);
+        let mut again = understand_as(&quoted, ctx, false);
+        // The text read again is the one a column in parentheses rewrote: an address
+        // asked in the words it took the place of is this reading's.
+        if let Some(Understood::Query(f)) = again.as_mut() {
+            super::shapes::ports_left_out(lex, &p, &mut f.query);
+        }
+        return again;
     }
     super::log_choice::object_the_log_writes(read_with, &mut frame);
     super::share::population(lex, (text, &p), read_with, &mut frame);

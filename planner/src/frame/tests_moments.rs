@@ -181,4 +181,18 @@ fn a_tag_a_name_in_code_already_says_is_the_name_alone() {
     ] {
         assert_eq!(number(&p.answer(q)), n.marked_failed, "{q}");
     }
+    // A program's name that starts like the word is no such name: the tag stays.
+    let ups = crate::tests::uploads(&["auth.log"]);
+    let ctx = super::FrameCtx::of_uploads(&ups);
+    let q = "how many failed logins did fail2ban see in auth.log";
+    let Some(super::Understood::Query(f)) = super::question::understand(q, &ctx) else {
+        panic!("no query for {q}");
+    };
+    assert!(
+        f.query
+            .filters
+            .iter()
+            .any(|x| x.op == llmops_common::query::FilterOp::Tag),
+        "{q}: {f:?}"
+    );
 }

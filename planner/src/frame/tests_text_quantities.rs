@@ -230,3 +230,61 @@ fn a_field_written_past_the_head_is_measured_not_a_number_in_the_text() {
         "{q}: {got} vs {longest} ms"
     );
 }
+
+/// A Go service's key=value log whose `peer` writes the address with the connection's
+/// port: the address asked of it is ranked and counted without the port (per host, not
+/// per connection); its own name asked without an address word stays as written.
+#[test]
+fn an_address_asked_of_a_field_with_ports_leaves_the_port_out() {
+    let mut text = String::new();
+    let mut by = std::collections::BTreeMap::<String, u64>::new();
+    for i in 0..300u32 {
+        let at = format!("2031-06-02T07:{:02}:{:02}.{:03}Z", i / 6 % 60, i % 6 * 9, i);
+        let ip = format!(
+            "172.20.{}.{}",
+            i % 2,
+            [5, 5, 8, 13, 5, 40, 8][(i % 7) as usize]
+        );
+        if i % 3 == 0 {
+            *by.entry(ip.clone()).or_default() += 1;
+            text.push_str(&format!(
+                "{at} [ERROR] rpc.server: stream reset: peer={ip}:{} code=CANCEL\n",
+                40000 + i * 13
+            ));
+        } else {
+            text.push_str(&format!(
+                "{at} [INFO]  rpc.server: call done: peer={ip}:{} took={}ms\n",
+                40000 + i * 13,
+                i % 70
+            ));
+        }
+    }
+    let mut ranked: Vec<(String, u64)> = by.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    assert!(ranked[0].1 > ranked[1].1, "the planted top is strict");
+    let p = Planted::new("rpc.log", &text);
+    for q in [
+        "which source ip (peer) had the most stream resets in rpc.log",
+        "rpc.log 里 stream reset 最多的来源 IP（peer）是哪个",
+    ] {
+        let top = p.top_group(q);
+        assert_eq!(
+            (top.key, top.count),
+            (vec![ranked[0].0.clone()], ranked[0].1),
+            "{q}"
+        );
+    }
+    let q = "rpc.log: which peer had the most stream resets";
+    assert!(
+        p.top_group(q).key[0].contains(':'),
+        "{q}: the field as written"
+    );
+    let hosts: std::collections::BTreeSet<String> = text
+        .lines()
+        .filter_map(|l| l.split("peer=").nth(1))
+        .filter_map(|r| r.split(':').next())
+        .map(str::to_string)
+        .collect();
+    let q = "how many distinct source ips (peer) in rpc.log";
+    assert_eq!(number(&p.answer(q)), hosts.len() as u64, "{q}");
+}

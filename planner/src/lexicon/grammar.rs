@@ -465,6 +465,10 @@ pub struct ShapeCue {
     #[serde(flatten)]
     pub words: Words,
     pub regex: String,
+    /// A network address: asked of a field that writes it with a port (`10.0.0.5:41822`),
+    /// it is the address alone.
+    #[serde(default)]
+    pub address: bool,
 }
 
 /// A time zone a question names ("北京时间", "EDT"): its offset from UTC as `+HH:MM`.
