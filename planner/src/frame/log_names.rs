@@ -123,8 +123,20 @@ fn host_name_not_file(name: &str, ctx: &FrameCtx) -> bool {
 /// with their spans, and the paths on the host it names that are no log.
 pub(super) fn named_files(text: &str, ctx: &FrameCtx) -> Named {
     let mut n = Named::default();
+    // The host names written in the text: a part of one (`.corp` of `.corp.example`) is
+    // no file's name either.
+    let lower = text.to_ascii_lowercase();
+    let hosts: Vec<&str> = super::scan::dotted_names()
+        .find_iter(&lower)
+        .map(|m| m.as_str())
+        .filter(|h| host_name_not_file(h, ctx))
+        .collect();
     for name in typed_file_names(text) {
-        if host_name_not_file(&name, ctx) {
+        let part_of_a_host = || {
+            let name = name.to_ascii_lowercase();
+            hosts.iter().any(|h| h.contains(name.as_str()))
+        };
+        if host_name_not_file(&name, ctx) || part_of_a_host() {
             continue;
         }
         let upload = best_upload(&name, ctx.uploads);

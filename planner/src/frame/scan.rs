@@ -470,13 +470,14 @@ pub(super) fn at_names() -> &'static Regex {
 }
 
 /// A name of three dotted labels or more, the last in letters (`api.svc.cluster.local`,
-/// `shop.corp.example`): a host's or a service's name, one value, whose labels name no
-/// log (`*.corp.example` is no word for `corp-resolver.log`).
+/// `shop.corp.example`), or a domain's suffix of two or more written with its leading dot
+/// (`.svc.cluster`): a host's or a service's name, one value, whose labels name no log
+/// (`*.corp.example` is no word for `corp-resolver.log`).
 pub(super) fn dotted_names() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"(?-u:\b)[A-Za-z0-9_-]{1,63}(?:\.[A-Za-z0-9_-]{1,63}){1,}\.[A-Za-z][A-Za-z0-9-]{0,62}(?-u:\b)",
+        r"(?-u:\b)[A-Za-z0-9_-]{1,63}(?:\.[A-Za-z0-9_-]{1,63}){1,}\.[A-Za-z][A-Za-z0-9-]{0,62}(?-u:\b)|(?-u:\B)\.[A-Za-z0-9_-]{1,63}(?:\.[A-Za-z0-9_-]{1,63})*\.[A-Za-z][A-Za-z0-9-]{0,62}(?-u:\b)",
     )
 }
 

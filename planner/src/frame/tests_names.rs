@@ -525,3 +525,21 @@ fn two_letters_before_a_word_for_a_log_name_it() {
         "{f}"
     );
 }
+
+/// A domain's suffix written with its leading dot (`.corp.example`) is a value, and its
+/// labels name no log: `corp` is no word for `corp-resolver.log`.
+#[test]
+fn a_domain_suffix_names_no_log() {
+    let ups = uploads(&["corp-resolver.log", "edge.log"]);
+    let ctx = super::FrameCtx::of_uploads(&ups);
+    let q = "how many lookups of .corp.example names in edge.log";
+    let Some(super::Understood::Query(f)) = super::question::understand(q, &ctx) else {
+        panic!("no query for {q}")
+    };
+    assert_eq!(f.query.files.len(), 1, "{q}: {:?}", f.query.files);
+    assert!(
+        f.query.files[0].ends_with("edge.log"),
+        "{q}: {:?}",
+        f.query.files
+    );
+}
