@@ -161,13 +161,6 @@ fn clauses(text: &str) -> Vec<String> {
         r"(?i),\s*and\s+(when|what|which|how|who|where|did|was|is|are|were)\b",
     );
     let spaced = second.replace_all(&spaced, "; $1").into_owned();
-    // "when did X hit, when did Y win, …": each "when did" after a comma asks again.
-    static AGAIN: OnceLock<Regex> = OnceLock::new();
-    let again = re(
-        &AGAIN,
-        r"(?i),\s*(when\s+(?:did|was|were|does|do|is|had|has)\b)",
-    );
-    let spaced = again.replace_all(&spaced, "; $1").into_owned();
     // "i.e." and "e.g." end no sentence.
     static ABBR: OnceLock<Regex> = OnceLock::new();
     let abbr = re(&ABBR, r"(?i)\b(i)\.(e)\.|\b(e)\.(g)\.");

@@ -196,3 +196,29 @@ fn a_tag_a_name_in_code_already_says_is_the_name_alone() {
         "{q}: {f:?}"
     );
 }
+
+#[test]
+fn a_timeline_before_a_list_is_asked_and_whens_in_a_row_keep_its_window() {
+    let n = night();
+    let p = planted(&n);
+    let q = "what happened in coordinator.log between 01:20 and 02:00: the first lease lost, \
+             the last NodeMarkedFailed";
+    let answers = p.answers_of_message(q);
+    let [timeline, lease, _] = answers.as_slice() else {
+        panic!("{q}: {} answers", answers.len());
+    };
+    assert!(
+        matches!(timeline.value, QueryValue::Timeline { .. }),
+        "{q}: {:?}",
+        timeline.query
+    );
+    assert!(time_of(lease).starts_with(&n.first_lease_lost_in_window[..23]), "{q}");
+    let q = "coordinator.log between 01:20 and 02:00 - when did it first lose the lease, when \
+             was the last NodeMarkedFailed";
+    let answers = p.answers_of_message(q);
+    let [lease, marked] = answers.as_slice() else {
+        panic!("{q}: {} answers", answers.len());
+    };
+    assert!(time_of(lease).starts_with(&n.first_lease_lost_in_window[..23]), "{q}");
+    assert!(time_of(marked).as_str() <= "2031-04-11T02:00:01", "{q}");
+}

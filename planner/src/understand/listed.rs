@@ -8,25 +8,67 @@ use regex::Regex;
 use super::MessageCtx;
 use crate::lexicon::lexicon;
 
-/// Each clause whose words before a colon ask for times ("line these up … to the second:",
-/// "key moments with exact times：") and whose list after it has two items or more, as one
+/// Each clause whose words before a colon ask for times or a timeline ("line these up …
+/// to the second:", "key moments with exact times：", "what happened between 2:00 and 2:10:") and whose list after it has two items or more, as one
 /// clause per item asking when it happened. An item that names no log reads the one the
 /// message named before it; one that says no time reads the window said before it.
 pub(super) fn listed_moments(parts: Vec<String>, ctx: &MessageCtx) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(parts.len());
     for part in parts {
-        let Some((head, items)) = moments_listed(&part) else {
+        let Some((head, items)) = moments_listed(&part).or_else(|| whens_in_a_row(&part)) else {
             out.push(part);
             continue;
         };
         let before = format!("{} {head}", out.join(" "));
         let log = only_log_named(&before, ctx);
         let window = crate::frame::build::window_words(&before);
+        // "what happened between 02:00 and 02:10: …": the words before the list ask
+        // something of their own (here a timeline), asked first.
+        if asks_of_its_own(&head) {
+            out.push(head.clone());
+        }
         for item in items {
             out.push(as_a_moment(&item, log.as_deref(), window.as_deref(), ctx));
         }
     }
     out
+}
+
+/// "between 02:00 and 02:30 - when did X hit, when did Y win": two "when" questions or
+/// more in a row, each after a comma, and the words before the first.
+fn whens_in_a_row(part: &str) -> Option<(String, Vec<String>)> {
+    static WHEN: OnceLock<Regex> = OnceLock::new();
+    let when = WHEN.get_or_init(|| {
+        Regex::new(
+            r"(?i)(?:^|[,，;；:：\-–—]\s*)(?:and\s+)?(when\s+(?:did|was|were|does|do|is|had|has)\b)",
+        )
+        .expect("a fixed pattern")
+    });
+    let starts: Vec<usize> = when
+        .captures_iter(part)
+        .filter_map(|c| c.get(1).map(|m| m.start()))
+        .collect();
+    if starts.len() < 2 {
+        return None;
+    }
+    let head = part[..starts[0]]
+        .trim_end_matches(|c: char| c.is_whitespace() || ",，;；:：-–—".contains(c));
+    let ends = starts
+        .iter()
+        .skip(1)
+        .copied()
+        .chain(std::iter::once(part.len()));
+    let items = starts
+        .iter()
+        .zip(ends)
+        .map(|(&s, e)| {
+            let item = part[s..e].trim_end();
+            let item = item.strip_suffix("and").unwrap_or(item);
+            item.trim_end_matches(|c: char| c.is_whitespace() || ",，;；?？.。".contains(c))
+                .to_string()
+        })
+        .collect();
+    Some((head.trim().to_string(), items))
 }
 
 /// The words before a list's colon and the list's items, when those words ask for times
@@ -36,12 +78,18 @@ fn moments_listed(part: &str) -> Option<(String, Vec<String>)> {
     let (head, rest) = part.split_at(colon);
     let rest = rest.trim_start_matches([':', '：']);
     let lower = head.to_lowercase();
-    let asks_times = lexicon().grammar.times_asked.occur_in(&lower);
+    let asks_times = lexicon().grammar.times_asked.occur_in(&lower)
+        || crate::frame::build::asks_a_timeline(head);
     if !asks_times {
         return None;
     }
     let items = list_items(rest);
     (items.len() >= 2).then(|| (head.trim().to_string(), items))
+}
+
+/// Whether the words before a list ask something themselves: a timeline or a figure.
+fn asks_of_its_own(head: &str) -> bool {
+    crate::frame::build::asks_a_timeline(head) || crate::frame::build::asks_a_measure(head)
 }
 
 /// Where a colon opens a list: outside brackets and quotes, followed by a space (or a
