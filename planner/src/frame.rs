@@ -34,6 +34,7 @@ mod parenthesized;
 pub mod parsed;
 mod path_template;
 mod percentile;
+mod ports;
 pub mod question;
 pub(crate) mod rank;
 mod rate;

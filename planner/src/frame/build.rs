@@ -245,7 +245,7 @@ fn last_touches(lex: &Lexicon, p: &Parsed, before: Option<Field>, q: &mut Query)
     cause_at_a_second(q);
     super::shown::asked_of_rows(lex, p, before, q);
     roles_by_their_columns(p, q);
-    super::shapes::ports_left_out(lex, p, q);
+    super::ports::ports_left_out(lex, p, q);
     to_position(p.rank, q);
     super::percentile::apply(p.percentile, q);
 }

@@ -49,7 +49,7 @@ fn understand_as(text: &str, ctx: &FrameCtx, look_for_phrases: bool) -> Option<U
         // The text read again is the one a column in parentheses rewrote: an address
         // asked in the words it took the place of is this reading's.
         if let Some(Understood::Query(f)) = again.as_mut() {
-            super::shapes::ports_left_out(lex, &p, &mut f.query);
+            super::ports::ports_left_out(lex, &p, &mut f.query);
         }
         return again;
     }

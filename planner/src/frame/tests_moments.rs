@@ -212,13 +212,19 @@ fn a_timeline_before_a_list_is_asked_and_whens_in_a_row_keep_its_window() {
         "{q}: {:?}",
         timeline.query
     );
-    assert!(time_of(lease).starts_with(&n.first_lease_lost_in_window[..23]), "{q}");
+    assert!(
+        time_of(lease).starts_with(&n.first_lease_lost_in_window[..23]),
+        "{q}"
+    );
     let q = "coordinator.log between 01:20 and 02:00 - when did it first lose the lease, when \
              was the last NodeMarkedFailed";
     let answers = p.answers_of_message(q);
     let [lease, marked] = answers.as_slice() else {
         panic!("{q}: {} answers", answers.len());
     };
-    assert!(time_of(lease).starts_with(&n.first_lease_lost_in_window[..23]), "{q}");
+    assert!(
+        time_of(lease).starts_with(&n.first_lease_lost_in_window[..23]),
+        "{q}"
+    );
     assert!(time_of(marked).as_str() <= "2031-04-11T02:00:01", "{q}");
 }
