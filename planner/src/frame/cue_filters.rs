@@ -48,13 +48,13 @@ pub(super) fn cue_filters(lex: &Lexicon, p: &Parsed, source: Source) -> Vec<Filt
     out
 }
 
-/// "which node was reported as failed (EventMemberFailed)": a tag's word that a name in
+/// "which member was marked failed (NodeMarkedFailed)": a tag's word that a name in
 /// code of the question also says is what that name's events are, whatever their level
 /// (a cluster logs a member's failure at INFO); the name alone is the condition.
 fn said_by_a_name(p: &Parsed, start: usize, end: usize) -> bool {
     let said = p.lower[start..end].trim();
     let word = super::words::stem(said);
-    // A part of the name (`Failed` of `EventMemberFailed`, `FAILED` of `LOGIN_FAILED`) is
+    // A part of the name (`Failed` of `NodeMarkedFailed`, `FAILED` of `LOGIN_FAILED`) is
     // the word in a form of its own; `fail2ban` is a program's name, not a failure.
     let says_it = |part: &str| {
         let part = part.to_lowercase();
@@ -70,7 +70,7 @@ fn said_by_a_name(p: &Parsed, start: usize, end: usize) -> bool {
 }
 
 /// The parts of a name in code: at `_`, `-`, `.`, and where a capital follows a small
-/// letter (`EventMemberFailed`: Event, Member, Failed).
+/// letter (`NodeMarkedFailed`: Node, Marked, Failed).
 fn name_parts(name: &str) -> Vec<&str> {
     let mut parts = Vec::new();
     for piece in name.split(['_', '-', '.']) {

@@ -123,17 +123,18 @@ fn tag_as_written(lex: &Lexicon, p: &Parsed, filters: &[Filter]) -> Vec<Filter> 
         let root: String = lower.chars().take(4).collect();
         let mut forms: Vec<String> = vec![regex_escape(word)];
         // An acronym as written ("OOM") is that word alone.
-        let acronym = word.bytes().any(|b| b.is_ascii_uppercase());
-        forms.extend(
-            (!acronym)
-                .then_some(())
-                .into_iter()
-                .flat_map(|()| cue.words.en.iter())
-                .filter(|w| {
-                    w.len() >= 4 && !w.contains(' ') && w.starts_with(&root) && **w != lower
-                })
-                .map(|w| regex_escape(w)),
-        );
+        if !word.bytes().any(|b| b.is_ascii_uppercase()) {
+            let same_word = |w: &&String| {
+                w.len() >= 4 && !w.contains(' ') && w.starts_with(&root) && **w != lower
+            };
+            forms.extend(
+                cue.words
+                    .en
+                    .iter()
+                    .filter(same_word)
+                    .map(|w| regex_escape(w)),
+            );
+        }
         let mut out = filters.to_vec();
         out[at] = Filter::new(
             None,

@@ -34,7 +34,7 @@ pub(super) fn object_words(lex: &Lexicon, p: &Parsed) -> Option<Object> {
         .filter(|l| !matches!(&l.lit, Lit::Word(w) if p.column_with_value(w).is_some()))
         .collect();
     // Runs of such words standing next to each other, or a verb and its object with a
-    // determiner between ("win an election"); the longest names the thing (a verb before
+    // determiner between ("lose the lease"); the longest names the thing (a verb before
     // it is one word, "stale lock files" three), the later on a tie.
     let determiners = &lex.grammar.determiners;
     let joins = |gap: &str| {

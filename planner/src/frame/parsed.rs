@@ -33,7 +33,7 @@ pub struct Parsed {
     /// percentile cue.
     pub percentile: Option<llmops_common::query::Rank>,
     /// The question as written, lower-cased, before a column named in parentheses took
-    /// the place of the word before it ("来源 ip（from）").
+    /// the place of the word before it ("客户端 ip（peer）").
     pub said: String,
 }
 

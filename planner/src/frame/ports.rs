@@ -5,10 +5,10 @@ use llmops_common::query::{Extract, Field, Measure, Query};
 
 use crate::lexicon::{occurrences, Lexicon};
 
-/// "which source IP (from) …" of a log whose `from` holds `10.40.2.31:32856`: an address
+/// "which client IP (peer) …" of a log whose `peer` holds `172.20.0.5:40312`: an address
 /// asked of a field that writes it with a port is the address alone, one group per host
-/// rather than per connection. The field is read as the text writes it (`from=…`,
-/// `"from":"…"`), when the log's head does; a field without its name in the text stays.
+/// rather than per connection. The field is read as the text writes it (`peer=…`,
+/// `"peer":"…"`), when the log's head does; a field without its name in the text stays.
 pub(super) fn ports_left_out(lex: &Lexicon, p: &super::parsed::Parsed, q: &mut Query) {
     let asked = lex
         .grammar
@@ -30,7 +30,12 @@ pub(super) fn ports_left_out(lex: &Lexicon, p: &super::parsed::Parsed, q: &mut Q
         .map(|f| f.as_str().to_string())
         .collect();
     for name in fields {
-        let Some(col) = p.columns.iter().find(|c| c.name == name) else {
+        // By its name, or by the role the question named it by (`client` of `peer`).
+        let col = p.columns.iter().find(|c| c.name == name).or_else(|| {
+            let mut by_role = p.columns.iter().filter(|c| c.roles.contains(&name));
+            by_role.next().filter(|_| by_role.next().is_none())
+        });
+        let Some(col) = col else {
             continue;
         };
         // Sampled values must be addresses with ports; a field of too many values to
@@ -38,7 +43,7 @@ pub(super) fn ports_left_out(lex: &Lexicon, p: &super::parsed::Parsed, q: &mut Q
         if !col.values.is_empty() && !with_ports(&col.values) {
             continue;
         }
-        let key = name.rsplit('.').next().unwrap_or(&name);
+        let key = col.name.rsplit('.').next().unwrap_or(&col.name);
         let regex = format!(
             r#"(?:^|[^\w.-])"?{}"?\s*[=:]\s*"?((?:\d{{1,3}}\.){{3}}\d{{1,3}}):\d{{1,5}}\b"#,
             super::words::regex_escape(key)

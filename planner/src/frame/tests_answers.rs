@@ -55,37 +55,39 @@ impl Planted {
         let Some(Understood::Query(f)) = super::question::understand(text, &ctx) else {
             panic!("no query for {text:?}");
         };
-        // The logs the query reads, as the agent hands them to the engine.
-        let files: Vec<QueryFile> = self
-            .ups
-            .iter()
-            .filter(|u| {
-                let path = u.path.to_string_lossy();
-                f.query.files.is_empty() || f.query.files.iter().any(|q| *q == path)
-            })
-            .map(|u| QueryFile::new(u.filename.clone(), u.path.clone()))
-            .collect();
-        let try_run = |q: &llmops_common::query::Query| {
-            table::run_query(&files, q, &QueryOptions::default(), &AtomicBool::new(false))
-        };
-        let run = |q: &llmops_common::query::Query| {
-            try_run(q).unwrap_or_else(|e| panic!("{text:?}: {q:?}: {e}"))
-        };
+        self.answer_frame(text, &f)
+    }
+
+    /// A frame answered as the agent answers it: the tool's `or_else` conditions when its
+    /// own match nothing (as `query_common::run_soft` does, soft words aside), then the
+    /// agent's next steps (`query_steps`).
+    fn answer_frame(&self, text: &str, f: &super::Frame) -> QueryResult {
         // A field the engine does not know fails the step; the agent then takes the number
         // written before the unit asked, when the frame has one.
-        let r = match try_run(&f.query) {
+        let r = match self.try_run(&f.query) {
             Err(_) if f.written_instead.is_some() => {
-                return run(&crate::query_steps::with_written(&f).query);
+                return self.run(text, &crate::query_steps::with_written(f).query);
             }
             other => other.unwrap_or_else(|e| panic!("{text:?}: {:?}: {e}", f.query)),
         };
-        // As the agent does: a sum of written numbers that found too few counts the events;
-        // a field no event has gives way to the number written before the unit asked.
+        let r = if r.matched == 0 && !f.or_else.is_empty() {
+            let instead = llmops_common::query::Query {
+                filters: f.or_else.clone(),
+                ..f.query.clone()
+            };
+            Some(self.run(text, &instead))
+                .filter(|second| second.matched > 0)
+                .unwrap_or(r)
+        } else {
+            r
+        };
+        // A sum of written numbers that found too few counts the events; a field no event
+        // has gives way to the number written before the unit asked.
         if f.sums_written() && crate::query_steps::too_few_summed(&r) {
-            return run(&crate::query_steps::counted(&f).query);
+            return self.run(text, &crate::query_steps::counted(f).query);
         }
         if f.written_instead.is_some() && crate::query_steps::no_value(&r) {
-            return run(&crate::query_steps::with_written(&f).query);
+            return self.run(text, &crate::query_steps::with_written(f).query);
         }
         r
     }
@@ -104,26 +106,17 @@ impl Planted {
         crate::understand::understand(text, &ctx)
             .into_iter()
             .map(|task| match task {
-                crate::task::Task::Query(f) => {
-                    // As the query tools do: the `or_else` conditions when its own match
-                    // nothing.
-                    let r = self.run(text, &f.query);
-                    if r.matched > 0 || f.or_else.is_empty() {
-                        return r;
-                    }
-                    let instead = llmops_common::query::Query {
-                        filters: f.or_else.clone(),
-                        ..f.query.clone()
-                    };
-                    self.run(text, &instead)
-                }
+                crate::task::Task::Query(f) => self.answer_frame(text, &f),
                 other => panic!("{text:?}: not a query: {other:?}"),
             })
             .collect()
     }
 
-    /// One query over the logs it names.
-    fn run(&self, text: &str, q: &llmops_common::query::Query) -> QueryResult {
+    /// One query over the logs it names, as the agent hands them to the engine.
+    fn try_run(
+        &self,
+        q: &llmops_common::query::Query,
+    ) -> Result<QueryResult, llmops_loganalysis::table::QueryError> {
         let files: Vec<QueryFile> = self
             .ups
             .iter()
@@ -134,6 +127,10 @@ impl Planted {
             .map(|u| QueryFile::new(u.filename.clone(), u.path.clone()))
             .collect();
         table::run_query(&files, q, &QueryOptions::default(), &AtomicBool::new(false))
+    }
+
+    fn run(&self, text: &str, q: &llmops_common::query::Query) -> QueryResult {
+        self.try_run(q)
             .unwrap_or_else(|e| panic!("{text:?}: {q:?}: {e}"))
     }
 

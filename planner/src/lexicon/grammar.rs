@@ -334,11 +334,11 @@ pub struct Grammar {
     /// "won"), each with those forms: any of them finds the others in a log's text.
     #[serde(default)]
     pub verb_forms: BTreeMap<String, Vec<String>>,
-    /// Words asking when things happened ("to the second", "key moments", "几点"): before
+    /// Words asking when things happened ("timestamps", "in order", "几点"): before
     /// a list's colon, each item of the list is a moment asked.
     #[serde(default)]
     pub times_asked: Words,
-    /// Words that may stand between a verb and its object ("win an election", "lose the
+    /// Words that may stand between a verb and its object ("skip a run", "lose the
     /// lease"): the two are one phrase of what happened.
     #[serde(default)]
     pub determiners: Words,

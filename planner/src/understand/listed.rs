@@ -1,5 +1,5 @@
-//! Moments asked as a list: "key moments, to the second: the first X, Y's Z, and the
-//! last W" is one question per item, each over the log and window the question names.
+//! Moments asked as a list: "give me the times: the first X, Y's Z, and the last W" is one
+//! question per item, each over the log and window the question names.
 
 use std::sync::OnceLock;
 
@@ -8,9 +8,9 @@ use regex::Regex;
 use super::MessageCtx;
 use crate::lexicon::lexicon;
 
-/// Each clause whose words before a colon ask for times or a timeline ("line these up …
-/// to the second:", "key moments with exact times：", "what happened between 2:00 and 2:10:") and whose list after it has two items or more, as one
-/// clause per item asking when it happened. An item that names no log reads the one the
+/// Each clause whose words before a colon ask for times or a timeline ("in order, with
+/// timestamps:", "各自几点：", "what happened between 2:00 and 2:10:") and whose list after it
+/// has two items or more, as one clause per item asking when it happened. An item that names no log reads the one the
 /// message named before it; one that says no time reads the window said before it.
 pub(super) fn listed_moments(parts: Vec<String>, ctx: &MessageCtx) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(parts.len());
@@ -34,7 +34,7 @@ pub(super) fn listed_moments(parts: Vec<String>, ctx: &MessageCtx) -> Vec<String
     out
 }
 
-/// "between 02:00 and 02:30 - when did X hit, when did Y win": two "when" questions or
+/// "from 01:00 to 01:30 — when did X start, when did Y stop": two "when" questions or
 /// more in a row, each after a comma, and the words before the first.
 fn whens_in_a_row(part: &str) -> Option<(String, Vec<String>)> {
     static WHEN: OnceLock<Regex> = OnceLock::new();
@@ -93,32 +93,34 @@ fn asks_of_its_own(head: &str) -> bool {
 }
 
 /// Where a colon opens a list: outside brackets and quotes, followed by a space (or a
-/// full-width colon), and not inside a time or a URL.
+/// full-width colon), so never inside a time or a URL.
 fn list_colon(part: &str) -> Option<usize> {
+    top_level(part).into_iter().find_map(|(i, c)| {
+        let spaced = part[i + c.len_utf8()..].starts_with(char::is_whitespace);
+        (c == '：' || (c == ':' && spaced)).then_some(i)
+    })
+}
+
+/// The characters of `s` outside brackets and quotes, with their byte offsets.
+fn top_level(s: &str) -> Vec<(usize, char)> {
     let mut depth = 0i32;
     let mut quoted = false;
-    let chars: Vec<(usize, char)> = part.char_indices().collect();
-    for (k, &(i, c)) in chars.iter().enumerate() {
+    let mut out = Vec::new();
+    for (i, c) in s.char_indices() {
         match c {
             '(' | '（' | '[' => depth += 1,
             ')' | '）' | ']' => depth -= 1,
-            '"' | '\'' | '`' if toggles_a_quote(part, i, quoted) => quoted = !quoted,
-            '：' if depth <= 0 && !quoted => return Some(i),
-            ':' if depth <= 0 && !quoted => {
-                let next = chars.get(k + 1).map(|&(_, c)| c);
-                if next.is_some_and(char::is_whitespace) {
-                    return Some(i);
-                }
-            }
+            '"' | '\'' | '`' if toggles_a_quote(s, i, quoted) => quoted = !quoted,
+            _ if depth <= 0 && !quoted => out.push((i, c)),
             _ => {}
         }
     }
-    None
+    out
 }
 
 /// Whether the quote mark at `i` opens or closes a quotation: a double quote or backtick
-/// always; a single quote opens after no letter and closes before none ("consul's" is no
-/// quote).
+/// always; a single quote opens after no letter and closes before none ("the proxy's" is
+/// no quote).
 fn toggles_a_quote(s: &str, i: usize, quoted: bool) -> bool {
     if !s[i..].starts_with('\'') {
         return true;
@@ -135,19 +137,11 @@ fn toggles_a_quote(s: &str, i: usize, quoted: bool) -> bool {
 /// and at an "and" that opens the last item ("…, Y and the last Z").
 fn list_items(rest: &str) -> Vec<String> {
     let mut items = Vec::new();
-    let mut depth = 0i32;
-    let mut quoted = false;
     let mut start = 0;
-    for (i, c) in rest.char_indices() {
-        match c {
-            '(' | '（' | '[' => depth += 1,
-            ')' | '）' | ']' => depth -= 1,
-            '"' | '\'' | '`' if toggles_a_quote(rest, i, quoted) => quoted = !quoted,
-            ',' | '，' | '、' | ';' | '；' if depth <= 0 && !quoted => {
-                items.push(rest[start..i].to_string());
-                start = i + c.len_utf8();
-            }
-            _ => {}
+    for (i, c) in top_level(rest) {
+        if matches!(c, ',' | '，' | '、' | ';' | '；') {
+            items.push(rest[start..i].to_string());
+            start = i + c.len_utf8();
         }
     }
     items.push(rest[start..].to_string());
